@@ -1,0 +1,23 @@
+/**
+ * The single DynamoDB table as plain data: key schema, secondary indexes and TTL attribute.
+ * The CDK stack and the local runtime both create the table from this, so they never differ.
+ */
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+  /** ALL copies every attribute; KEYS_ONLY keeps the index small. */
+  projection: 'ALL' | 'KEYS_ONLY';
+}
+
+/** The service table's shape. */
+export const tableDefinition = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  /** Epoch seconds; DynamoDB deletes the item some time after it passes. */
+  timeToLiveAttribute: 'expires_at',
+  globalSecondaryIndexes: [
+    /** Lookups by an alternative identifier: ICCID → SIM, customer name → customer, user → tokens. */
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
+  ] as IndexDefinition[],
+} as const;

@@ -1,0 +1,61 @@
+/**
+ * The service's SQS queues as plain data, read by the CDK stack and the local runtime alike,
+ * so both have the same queues, dead-letter queues, receive counts and consumers.
+ */
+import type { QueueName, RouteAccess } from '../../infra/routes';
+
+/** One work queue with its dead-letter queue and its consumer function. */
+export interface QueueDefinition {
+  name: QueueName;
+  /** Environment variable through which producers learn the queue URL. */
+  urlVariable: string;
+  /** The consumer: function name and handler module (exports `handler`). */
+  consumer: { name: string; handler: string };
+  /** The consumer's Lambda timeout; the visibility timeout is six times it. */
+  consumerTimeoutSeconds: number;
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** Messages per consumer invocation. */
+  batchSize: number;
+  /** What the consumer may touch. */
+  access: RouteAccess;
+}
+
+/** Visibility timeout of a queue: six times its consumer's timeout (AWS's guidance). */
+export const visibilityTimeoutSeconds = (queue: QueueDefinition): number => queue.consumerTimeoutSeconds * 6;
+
+/** Name of a queue's dead-letter queue. */
+export const deadLetterQueueName = (queue: QueueDefinition): string => `${queue.name}-dlq`;
+
+/** The queues of the service. */
+export const queueDefinitions: QueueDefinition[] = [
+  {
+    // Delivery receipts to forward to callers' callback_url (spec A4). A failed forward is
+    // logged and not retried (spec Events 1), so messages reach the DLQ only when the consumer
+    // itself fails before it could try.
+    name: 'callbacks',
+    urlVariable: 'CALLBACK_QUEUE_URL',
+    consumer: { name: 'forward-receipt', handler: 'functions/forward-receipt.ts' },
+    consumerTimeoutSeconds: 30,
+    maxReceiveCount: 3,
+    batchSize: 10,
+    access: { table: 'read' },
+  },
+  {
+    // Post-payment fulfilment of an order (spec Events 2).
+    name: 'fulfilment',
+    urlVariable: 'FULFILMENT_QUEUE_URL',
+    consumer: { name: 'fulfil-order', handler: 'functions/fulfil-order.ts' },
+    consumerTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 5,
+    access: { table: 'readWrite', secrets: ['SMS_PROVIDER_TOKEN'] },
+  },
+];
+
+/** The definition of a queue by name. */
+export const queueDefinition = (name: QueueName): QueueDefinition => {
+  const found = queueDefinitions.find((queue) => queue.name === name);
+  if (!found) throw new Error(`unknown queue ${name}`);
+  return found;
+};
