@@ -1,0 +1,208 @@
+/**
+ * Turns a validated seed document into the single table's items (shared/db/items.ts), keys
+ * from shared/db/keys.ts. Pure: nothing is written here (see ./load.ts).
+ */
+import type {
+  AccountItem,
+  ApiKeyItem,
+  BearerTokenItem,
+  CustomerItem,
+  DataBundleItem,
+  DeviceItem,
+  PlanItem,
+  SimBundleSnapshot,
+  SimItem,
+  SimScopeItem,
+  StockUnitItem,
+  UserItem,
+} from '../../shared/db/items';
+import { gsi1, key } from '../../shared/db/keys';
+import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
+import { formatHundredths, normaliseDecimal, toHundredths } from './decimal';
+import { secretHash } from './hash';
+import { customerPaths } from './paths';
+import type { SeedDocument } from './schema';
+import { parseIsoWithOffset } from './timestamp';
+
+/** `now` as an ISO-8601 string with an explicit +00:00 offset. */
+const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
+
+/**
+ * Every item of a validated document (parseSeedDocument): customers with their paths, users,
+ * bearer tokens and API keys as hashes only, data bundles and SIMs with the bundle's pool
+ * usage summed exactly, one `sim_scope` item per customer on each SIM owner's path, plans,
+ * stock units, accounts and devices. Amounts come out with exactly two decimals; a SIM without
+ * `updated_at` is stamped with `now`. Device owner and assignee e-mails are stored lower-cased,
+ * like account keys, so that they compare directly.
+ */
+export const seedItems = (document: SeedDocument, now: Date = new Date()): Record<string, unknown>[] => {
+  const paths = customerPaths(document.customers);
+  const pathOf = (customerId: string): string[] => {
+    const path = paths.get(customerId);
+    if (!path) throw new Error(`customer "${customerId}" has no path: validate the document first`);
+    return path;
+  };
+  const customersById = new Map(document.customers.map((customer) => [customer.id, customer]));
+  const usersById = new Map(document.users.map((user) => [user.id, user]));
+
+  const customers = document.customers.map((customer): CustomerItem => ({
+    ...key.customer(customer.id),
+    ...gsi1.customerByName(customer.name, customer.id),
+    type: 'customer',
+    id: customer.id,
+    name: customer.name,
+    parent: customer.parent,
+    path: pathOf(customer.id),
+    sms_enabled: customer.sms_enabled,
+  }));
+
+  const users = document.users.map((user): UserItem => ({
+    ...key.user(user.id),
+    type: 'user',
+    id: user.id,
+    email: user.email,
+    customer_id: user.customer,
+    active: user.active,
+    roles: [...user.roles],
+  }));
+
+  const bearerTokens = document.bearer_tokens.map((token): BearerTokenItem => {
+    const prefix = credentialPrefix(token.token, bearerTokenPattern)!;
+    const user = usersById.get(token.user)!;
+    return {
+      ...key.bearerToken(prefix),
+      ...gsi1.tokenOfUser(user.id, prefix),
+      type: 'bearer_token',
+      prefix,
+      secret_hash: secretHash(token.token),
+      user_id: user.id,
+      revoked: token.revoked,
+      user_active: user.active,
+      user_roles: [...user.roles],
+      user_customer_id: user.customer,
+    };
+  });
+
+  const apiKeys = document.api_keys.map((apiKey): ApiKeyItem => {
+    const prefix = credentialPrefix(apiKey.key, apiKeyPattern)!;
+    return {
+      ...key.apiKey(prefix),
+      type: 'api_key',
+      prefix,
+      secret_hash: secretHash(apiKey.key),
+      customer_id: apiKey.customer,
+      customer_path: pathOf(apiKey.customer),
+      revoked: apiKey.revoked,
+    };
+  });
+
+  // Pool usage per bundle, summed in integer hundredths.
+  const poolHundredths = new Map<string, bigint>(document.data_bundles.map((bundle) => [bundle.id, 0n]));
+  for (const sim of document.sims) {
+    if (sim.data_bundle !== null) {
+      poolHundredths.set(sim.data_bundle, (poolHundredths.get(sim.data_bundle) ?? 0n) + toHundredths(sim.data_used_mb));
+    }
+  }
+  const dataBundles = document.data_bundles.map((bundle): DataBundleItem => ({
+    ...key.dataBundle(bundle.id),
+    type: 'data_bundle',
+    id: bundle.id,
+    customer_id: bundle.customer,
+    allowance_mb: normaliseDecimal(bundle.allowance_mb),
+    monthly_cost: normaliseDecimal(bundle.monthly_cost),
+    per_sim_access_fee: normaliseDecimal(bundle.per_sim_access_fee),
+    pool_used_mb: formatHundredths(poolHundredths.get(bundle.id)!),
+  }));
+  const snapshots = new Map(
+    dataBundles.map((bundle): [string, SimBundleSnapshot] => [
+      bundle.id,
+      {
+        id: bundle.id,
+        allowance_mb: bundle.allowance_mb,
+        monthly_cost: bundle.monthly_cost,
+        per_sim_access_fee: bundle.per_sim_access_fee,
+        pool_used_mb: bundle.pool_used_mb,
+      },
+    ]),
+  );
+
+  const defaultUpdatedAt = isoUtc(now);
+  const sims: SimItem[] = [];
+  const simScopes: SimScopeItem[] = [];
+  for (const sim of document.sims) {
+    const updatedAt = sim.updated_at ?? defaultUpdatedAt;
+    const updatedAtMs = parseIsoWithOffset(updatedAt)!;
+    const path = pathOf(sim.customer);
+    sims.push({
+      ...key.sim(sim.id),
+      ...gsi1.simByIccid(sim.iccid),
+      type: 'sim',
+      id: sim.id,
+      iccid: sim.iccid,
+      msisdn: sim.msisdn,
+      status: sim.status,
+      connection_status: sim.connection_status,
+      customer_id: sim.customer,
+      customer_name: customersById.get(sim.customer)!.name,
+      customer_path: path,
+      tariff_name: sim.tariff_name,
+      data_used_mb: normaliseDecimal(sim.data_used_mb),
+      data_overage_mb: normaliseDecimal(sim.data_overage_mb),
+      base_cost: normaliseDecimal(sim.base_cost),
+      overage_cost: normaliseDecimal(sim.overage_cost),
+      data_bundle: sim.data_bundle === null ? null : { ...snapshots.get(sim.data_bundle)! },
+      updated_at: updatedAt,
+      updated_at_ms: updatedAtMs,
+    });
+    for (const scopeCustomerId of path) {
+      simScopes.push({
+        ...key.simScope(scopeCustomerId, sim.id),
+        type: 'sim_scope',
+        sim_id: sim.id,
+        owner_id: sim.customer,
+        status: sim.status,
+        updated_at_ms: updatedAtMs,
+      });
+    }
+  }
+
+  const plans = document.plans.map((plan): PlanItem => ({
+    ...key.plan(plan.sku),
+    type: 'plan',
+    sku: plan.sku,
+    name: plan.name,
+    category: plan.category,
+    published: plan.published,
+    price: plan.price === null ? null : normaliseDecimal(plan.price),
+  }));
+
+  const stockUnits = document.stock.map((unit): StockUnitItem => ({
+    ...key.stockUnit(unit.kind, unit.iccid),
+    type: 'stock_unit',
+    iccid: unit.iccid,
+    kind: unit.kind,
+  }));
+
+  const accounts = document.accounts.map((account): AccountItem => ({
+    ...key.account(account.email),
+    type: 'account',
+    email: account.email,
+    account_type: account.type,
+    name: account.name,
+    phone: account.phone,
+    sms_opt_in: account.sms_opt_in,
+  }));
+
+  const devices = document.devices.map((device): DeviceItem => ({
+    ...key.device(device.iccid),
+    type: 'device',
+    iccid: device.iccid,
+    owner: device.owner.toLowerCase(),
+    assigned_to: device.assigned_to === null ? null : device.assigned_to.toLowerCase(),
+  }));
+
+  return [
+    ...customers, ...users, ...bearerTokens, ...apiKeys, ...dataBundles, ...sims, ...simScopes,
+    ...plans, ...stockUnits, ...accounts, ...devices,
+  ] as unknown as Record<string, unknown>[];
+};

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { createTestTable, testDynamoClient } from '../support/resources';
+import { demoDocument, scanAll, smallDocument } from './fixtures';
+
+const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `npx tsx local/seed-cli.ts ARGS` in the repository, as `npm run seed -- ARGS` would. */
+const runCli = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'local/seed-cli.ts', ...args], {
+      cwd: repositoryRoot,
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'eu-west-2', TABLE_NAME: '', DYNAMODB_ENDPOINT: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+describe('npm run seed', () => {
+  let client: DynamoDBClient;
+  let folder: string;
+  const endpoint = inject('dynamodbEndpoint');
+  beforeAll(() => {
+    client = testDynamoClient();
+    folder = mkdtempSync(join(tmpdir(), 'seed-cli-'));
+  });
+  afterAll(() => {
+    client.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('creates the table with --create-table and loads the file into it', async () => {
+    const file = join(folder, 'demo.json');
+    writeFileSync(file, JSON.stringify(demoDocument()));
+    const tableName = `cli-${Date.now()}`;
+    const { code, stdout } = await runCli([file, '--table', tableName, '--endpoint', endpoint, '--create-table']);
+    expect([code, stdout]).toEqual([
+      0,
+      `Created table ${tableName}\n` +
+        `Loaded 139 items from ${file} into table ${tableName} at ${endpoint} ` +
+        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, sim_scope 52, plan 14, stock_unit 14, account 4, device 4)\n',
+    ]);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.TableStatus).toBe('ACTIVE');
+    expect((await scanAll(client, tableName)).length).toBe(139);
+  });
+
+  it('refuses a broken file with the problem, exit code 1, and writes nothing', async () => {
+    const tableName = await createTestTable();
+    const broken = smallDocument();
+    broken.sims[1]!.customer = 'nope';
+    const file = join(folder, 'broken.json');
+    writeFileSync(file, JSON.stringify(broken));
+    const { code, stdout, stderr } = await runCli([file, '--table', tableName, '--endpoint', endpoint]);
+    expect([code, stdout]).toEqual([1, '']);
+    expect(stderr).toContain('Seed document refused: sims[1] (id 1002): customer "nope" does not exist\nNothing was written.\n');
+    expect(await scanAll(client, tableName)).toEqual([]);
+  });
+
+  it('refuses a file that is not JSON, and a call without a file', async () => {
+    const file = join(folder, 'not-json.json');
+    writeFileSync(file, '{ "customers": [');
+    const [notJson, noFile] = await Promise.all([runCli([file, '--table', 'unused', '--endpoint', endpoint]), runCli(['--endpoint', endpoint])]);
+    expect([notJson.code, notJson.stdout]).toEqual([1, '']);
+    expect(notJson.stderr).toContain(`Seed document refused: the file ${file} is not valid JSON (`);
+    expect([noFile.code, noFile.stdout]).toEqual([2, '']);
+    expect(noFile.stderr).toContain('usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]\n');
+  });
+});
