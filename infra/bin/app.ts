@@ -1,0 +1,28 @@
+/**
+ * The CDK app: one ServiceStack per stage. `npx cdk synth|deploy [-c stage=production]`;
+ * the stage defaults to `dev`. Production turns on deletion protection and retains data.
+ */
+import { App, Aspects, Tags } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ServiceStack } from '../service-stack';
+
+const app = new App();
+const stage = String(app.node.tryGetContext('stage') ?? 'dev');
+if (!/^[a-z][a-z0-9-]{0,30}$/.test(stage)) {
+  throw new Error(`stage must be lower-case letters, digits and dashes, starting with a letter: ${stage}`);
+}
+const smsProviderUrl = app.node.tryGetContext('smsProviderUrl') as string | undefined;
+const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;
+const tracing = String(app.node.tryGetContext('tracing') ?? 'false') === 'true';
+
+new ServiceStack(app, `SimCheckoutService-${stage}`, {
+  stage,
+  smsProviderUrl,
+  publicBaseUrl,
+  tracing,
+  description: `SIM developer API and storefront checkout (${stage})`,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+Tags.of(app).add('service', 'sim-checkout-service');
+Tags.of(app).add('stage', stage);
+Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

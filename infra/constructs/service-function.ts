@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { NagSuppressions } from 'cdk-nag';
+import type { QueueName, RouteAccess } from '../routes';
+import type { ServiceSecrets } from './service-secrets';
+import type { WorkQueue } from './work-queue';
+
+/** What every service function can be granted: the table, the queues and the secrets. */
+export interface ServiceResources {
+  table: ITable;
+  /** Logical id of the table in the stack, for the IAM5 suppression of its index ARNs. */
+  tableLogicalId: string;
+  queues: Map<QueueName, WorkQueue>;
+  secrets: ServiceSecrets;
+}
+
+/** Options of one service function. */
+export interface ServiceFunctionProps {
+  /** Route or consumer name (kebab-case). */
+  name: string;
+  /** Repository root; `handler` is relative to it. */
+  projectRoot: string;
+  /** Handler module relative to the repository root; it exports `handler`. */
+  handler: string;
+  /** What the function may touch; it gets exactly this. */
+  access: RouteAccess;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** One line for the Lambda console. */
+  description: string;
+  resources: ServiceResources;
+  /** Production: the log group is retained when the stack goes. */
+  production: boolean;
+  /** Extra, non-secret environment variables. */
+  environment?: Record<string, string>;
+}
+
+/**
+ * The esbuild settings of every function: one ESM file with the AWS SDK v3 bundled and
+ * tree-shaken (no reliance on the SDK copy of the Lambda runtime), a `require` for the CJS
+ * dependencies that esbuild keeps as require calls, and a source map for stack traces.
+ * `node20` runs both on Lambda's Node 24 and on a local Node 20.
+ */
+export const bundlingOptions = {
+  format: OutputFormat.ESM,
+  target: 'node20',
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: [] as string[],
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  logLevel: LogLevel.WARNING,
+};
+
+/**
+ * One Lambda function of the service (an HTTP route or a queue consumer) with its own log
+ * group and its own role, which holds only what `access` lists:
+ * - table `read` → read data (GetItem, Query incl. the GSIs, ...); `readWrite` → read and
+ *   write data; `none` → nothing, and no TABLE_NAME;
+ * - each queue in `sendsTo` → SendMessage on that queue and its URL in `definition.urlVariable`;
+ * - each secret → read on exactly that secret and its ARN in `<NAME>_SECRET_ARN` (never the value).
+ * The role is the function's own (not AWSLambdaBasicExecutionRole): it may write to its own
+ * log group only.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const entry = join(props.projectRoot, props.handler);
+    if (!existsSync(entry)) throw new Error(`function ${props.name}: handler file ${props.handler} does not exist`);
+    const { access, resources } = props;
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.name} of ${Stack.of(this).stackName}: only what its route table entry lists`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const environment: Record<string, string> = {
+      NODE_OPTIONS: '--enable-source-maps',
+      ...props.environment,
+    };
+    if (access.table !== 'none') environment.TABLE_NAME = resources.table.tableName;
+    for (const queueName of access.sendsTo ?? []) {
+      const workQueue = resources.queues.get(queueName);
+      if (!workQueue) throw new Error(`function ${props.name}: unknown queue ${queueName}`);
+      environment[workQueue.definition.urlVariable] = workQueue.queue.queueUrl;
+    }
+    for (const secretName of access.secrets ?? []) {
+      environment[`${secretName}_SECRET_ARN`] = resources.secrets.get(secretName).secretArn;
+    }
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      timeout: Duration.seconds(props.timeoutSeconds),
+      memorySize: props.memoryMb,
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment,
+      bundling: bundlingOptions,
+    });
+
+    if (access.table === 'read') resources.table.grantReadData(this.role);
+    if (access.table === 'readWrite') resources.table.grantReadWriteData(this.role);
+    for (const queueName of access.sendsTo ?? []) resources.queues.get(queueName)!.queue.grantSendMessages(this.role);
+    for (const secretName of access.secrets ?? []) resources.secrets.get(secretName).grantRead(this.role);
+
+    if (access.table !== 'none') {
+      NagSuppressions.addResourceSuppressions(
+        this.role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'Queries on the table include its global secondary indexes, whose ARNs are <table ARN>/index/<name>; the grant covers the indexes of this one table only.',
+            appliesTo: [`Resource::<${resources.tableLogicalId}.Arn>/index/*`],
+          },
+        ],
+        true,
+      );
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/queues/definitions';
+import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from './routes';
+import { OperationsAlarms } from './constructs/operations-alarms';
+import { ServiceApi } from './constructs/service-api';
+import { ServiceFunction, type ServiceResources } from './constructs/service-function';
+import { secretPhysicalName, ServiceSecrets } from './constructs/service-secrets';
+import { ServiceTable } from './constructs/service-table';
+import { WorkQueue } from './constructs/work-queue';
+
+/** The repository root: handler paths of the route table are relative to it. */
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Options of the service stack. */
+export interface ServiceStackProps extends StackProps {
+  /** Deployment stage, e.g. `dev` or `production`; also the API Gateway stage name. */
+  stage: string;
+  /** The HTTP routes; defaults to `allRoutes()` (tests pass their own). */
+  routes?: RouteDefinition[];
+  /** The work queues; defaults to `queueDefinitions`. */
+  queues?: QueueDefinition[];
+  /**
+   * Base URL of the SMS provider's API (SMS_PROVIDER_URL), given to the functions that hold
+   * SMS_PROVIDER_TOKEN; unset, sending SMS answers 503 `sms_not_configured`.
+   */
+  smsProviderUrl?: string;
+  /**
+   * Public base URL of the service (PUBLIC_BASE_URL, where the SMS provider posts receipts),
+   * e.g. a custom domain; defaults to the execute-api URL of the stage.
+   */
+  publicBaseUrl?: string;
+  /** X-Ray tracing of the API stage (default off). */
+  tracing?: boolean;
+}
+
+/** Stage-wide API Gateway throttling; Area A's per-user limits are enforced in the functions. */
+export const stageThrottling = { rateLimit: 50, burstLimit: 100 };
+
+/** Default Lambda timeout and memory of a route. */
+export const routeDefaults = { timeoutSeconds: 10, memoryMb: 1024 };
+
+/** True for the stage that must never lose data. */
+export const isProductionStage = (stage: string): boolean => stage === 'production';
+
+/** Functions that submit SMS hold the provider's token; they also need its URL and our own. */
+const sendsSms = (access: RouteDefinition['access']): boolean => access.secrets?.includes('SMS_PROVIDER_TOKEN') ?? false;
+
+const pascal = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * The whole service: the single DynamoDB table, the work queues with their DLQs, consumers
+ * and alarms, one Secrets Manager secret per secret name in use, one Lambda function per
+ * route of the route table, and the REST API in front of them. Built generically from the
+ * route table, the queue definitions and the table definition; nothing here names a route.
+ * In production the table has deletion protection, and data (table, queues, secrets, logs)
+ * is retained when the stack is deleted.
+ */
+export class ServiceStack extends Stack {
+  readonly stage: string;
+  readonly serviceTable: ServiceTable;
+  readonly workQueues = new Map<QueueName, WorkQueue>();
+  readonly secrets: ServiceSecrets;
+  /** The function of each route, by route name. */
+  readonly routeFunctions = new Map<string, ServiceFunction>();
+  /** The consumer function of each queue, by queue name. */
+  readonly consumerFunctions = new Map<QueueName, ServiceFunction>();
+  readonly api: ServiceApi;
+  readonly alarms: OperationsAlarms;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const routes = props.routes ?? allRoutes();
+    const queues = props.queues ?? allQueueDefinitions;
+    const production = isProductionStage(props.stage);
+    this.stage = props.stage;
+
+    this.serviceTable = new ServiceTable(this, 'Data', { production });
+    for (const definition of queues) {
+      this.workQueues.set(definition.name, new WorkQueue(this, `Queue-${definition.name}`, { definition, production }));
+    }
+    const secretNames: SecretName[] = [...routes, ...queues].flatMap((owner) => owner.access.secrets ?? []);
+    this.secrets = new ServiceSecrets(this, 'Secrets', { names: secretNames, production });
+
+    const resources: ServiceResources = {
+      table: this.serviceTable.table,
+      tableLogicalId: this.getLogicalId(this.serviceTable.table.node.defaultChild as CfnTable),
+      queues: this.workQueues,
+      secrets: this.secrets,
+    };
+    const environmentFor = (access: RouteDefinition['access']): Record<string, string> =>
+      props.smsProviderUrl && sendsSms(access) ? { SMS_PROVIDER_URL: props.smsProviderUrl } : {};
+
+    for (const route of routes) {
+      if (this.routeFunctions.has(route.name)) throw new Error(`two routes are named ${route.name}`);
+      this.routeFunctions.set(
+        route.name,
+        new ServiceFunction(this, `Route${pascal(route.name)}`, {
+          name: route.name,
+          projectRoot,
+          handler: route.handler,
+          access: route.access,
+          timeoutSeconds: route.timeoutSeconds ?? routeDefaults.timeoutSeconds,
+          memoryMb: route.memoryMb ?? routeDefaults.memoryMb,
+          description: `${route.method} ${route.path} (${route.name})`,
+          resources,
+          production,
+          environment: environmentFor(route.access),
+        }),
+      );
+    }
+
+    this.alarms = new OperationsAlarms(this, 'OperationsAlarms');
+    for (const workQueue of this.workQueues.values()) {
+      const { definition } = workQueue;
+      const consumer = new ServiceFunction(this, `Consumer${pascal(definition.consumer.name)}`, {
+        name: definition.consumer.name,
+        projectRoot,
+        handler: definition.consumer.handler,
+        access: definition.access,
+        timeoutSeconds: definition.consumerTimeoutSeconds,
+        memoryMb: routeDefaults.memoryMb,
+        description: `consumer of the ${definition.name} queue (${definition.consumer.name})`,
+        resources,
+        production,
+        environment: environmentFor(definition.access),
+      });
+      consumer.function.addEventSource(
+        new SqsEventSource(workQueue.queue, {
+          batchSize: definition.batchSize,
+          // Above 10 messages SQS requires a batching window.
+          maxBatchingWindow: definition.batchSize > 10 ? Duration.seconds(1) : undefined,
+          reportBatchItemFailures: true,
+        }),
+      );
+      this.consumerFunctions.set(definition.name, consumer);
+      this.alarms.watchDeadLetterQueue(workQueue);
+    }
+
+    this.api = new ServiceApi(this, 'Http', {
+      stageName: props.stage,
+      routes,
+      functions: new Map<string, IFunction>([...this.routeFunctions].map(([name, fn]) => [name, fn.function])),
+      throttling: stageThrottling,
+      tracing: props.tracing ?? false,
+      production,
+    });
+
+    // Built from the API id and the literal stage name, not from api.url: the stage depends
+    // on the functions (through the methods), so a reference to it would be a cycle.
+    const publicBaseUrl =
+      props.publicBaseUrl?.replace(/\/+$/, '') ??
+      `https://${this.api.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${props.stage}`;
+    const smsSenders = [
+      ...routes.filter((route) => sendsSms(route.access)).map((route) => this.routeFunctions.get(route.name)!),
+      ...queues.filter((queue) => sendsSms(queue.access)).map((queue) => this.consumerFunctions.get(queue.name)!),
+    ];
+    for (const sender of smsSenders) sender.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (stage included)' });
+    new CfnOutput(this, 'TableName', { value: this.serviceTable.table.tableName, description: 'The service table' });
+    for (const [name, workQueue] of this.workQueues) {
+      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: workQueue.queue.queueUrl, description: `The ${name} queue` });
+      new CfnOutput(this, `${pascal(name)}DeadLetterQueueUrl`, {
+        value: workQueue.deadLetterQueue.queueUrl,
+        description: `The dead-letter queue of the ${name} queue`,
+      });
+    }
+    for (const name of this.secrets.secrets.keys()) {
+      new CfnOutput(this, `Secret${pascal(name.toLowerCase())}`, {
+        value: secretPhysicalName(this.stackName, name),
+        description: `Secrets Manager name of ${name}; set its value with put-secret-value`,
+      });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operations alarms topic' });
+  }
+}
