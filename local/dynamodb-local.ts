@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from './free-port';
@@ -40,6 +41,26 @@ const jarDirectory = (): string => {
   const versioned = readdirSync(libRoot).find((entry) => entry.startsWith('dynamodb_local_'));
   if (!versioned) throw new Error(`DynamoDB Local jar not found under ${libRoot}`);
   return join(libRoot, versioned);
+};
+
+const portAccepts = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Resolves true once nothing listens on the port any more, false when it still does after `timeoutMs`. */
+const waitUntilPortClosed = async (port: number, timeoutMs: number): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!(await portAccepts(port))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 };
 
 const waitUntilServing = async (endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
@@ -84,6 +105,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     '-port',
     String(port),
     '-sharedDb',
+    '-disableTelemetry',
     ...(options.persistDir ? ['-dbPath', options.persistDir] : ['-inMemory']),
   ];
   // The watchdog loop kills java once the parent (this Node process) is gone.
@@ -98,23 +120,26 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signalGroup = (signal: NodeJS.Signals): void => {
     try {
-      process.kill(-child.pid!, 'SIGTERM');
+      process.kill(-child.pid!, signal);
     } catch {
-      return;
+      /* the group is gone */
     }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }, 3000);
-    await exited;
+  };
+  // Stopped means: the shell exited and the JVM no longer listens (the JVM may outlive the
+  // shell by a moment after SIGTERM, so both are awaited). SIGKILL after 3 s.
+  const stop = async (): Promise<void> => {
+    const running = child.exitCode === null && child.signalCode === null;
+    const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+    signalGroup('SIGTERM');
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 3000);
+    await Promise.all([exited, waitUntilPortClosed(port, 5000)]);
     clearTimeout(timer);
+    if (!(await waitUntilPortClosed(port, 0))) {
+      signalGroup('SIGKILL');
+      await waitUntilPortClosed(port, 2000);
+    }
   };
   try {
     await waitUntilServing(endpoint, child, 60_000);

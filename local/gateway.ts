@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { allRoutes, type RouteDefinition } from '../infra/routes';
+import { matchRoute } from '../shared/http/route-match';
+import { buildApiGatewayEvent, type ResourceMatch } from './api-gateway-event';
+import { invokeHandler, loadHandler } from './handler-loader';
+import { lambdaContext } from './lambda-context';
+
+/** API Gateway's maximum request payload. */
+export const maxBodyBytes = 10 * 1024 * 1024;
+/** API Gateway's maximum integration timeout. */
+const integrationTimeoutSeconds = 29;
+
+/** Options of the local API gateway. */
+export interface GatewayOptions {
+  /** Port to listen on; 0 or absent picks a free one. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** The route table (default: allRoutes(), the same table the stack deploys). */
+  routes?: RouteDefinition[];
+  /** No per-request log line. */
+  quiet?: boolean;
+  /** Where log lines go (default console.log). */
+  log?: (line: string) => void;
+}
+
+/** A running local API gateway. */
+export interface Gateway {
+  /** e.g. `http://127.0.0.1:3000` (no trailing slash). */
+  baseUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** The route and API Gateway resource a request reaches, or undefined when none does. */
+export const resolveRoute = (
+  routes: RouteDefinition[],
+  method: string,
+  path: string,
+): { route: RouteDefinition; match: ResourceMatch } | undefined => {
+  const found = matchRoute(routes, method, path);
+  if (found) return { route: found.route, match: { resource: found.route.path, pathParameters: found.pathParameters } };
+  // The root resource `/` is not covered by `/{proxy+}`; the stack routes it to the default
+  // fallback as well (ANY on the root resource).
+  const rootFallback = routes.find((route) => route.path === '/{proxy+}' && route.method === 'ANY');
+  if (rootFallback && path.split('/').every((segment) => segment === '')) {
+    return { route: rootFallback, match: { resource: '/', pathParameters: null } };
+  }
+  return undefined;
+};
+
+const jsonError = (status: number, detail: string, code: string): APIGatewayProxyResult => ({
+  statusCode: status,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ detail, code }),
+});
+
+class PayloadTooLarge extends Error {}
+
+const readBody = (request: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) {
+      reject(new PayloadTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        request.removeAllListeners('data');
+        reject(new PayloadTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    let complete = false;
+    request.on('end', () => {
+      complete = true;
+      resolve(Buffer.concat(chunks));
+    });
+    request.on('error', reject);
+    request.on('close', () => {
+      if (!complete) reject(new Error('the client closed the connection before the body was complete'));
+    });
+  });
+
+/** Whether a handler's return value is a proxy integration response API Gateway accepts. */
+const isProxyResult = (value: unknown): value is APIGatewayProxyResult => {
+  if (typeof value !== 'object' || value === null) return false;
+  const result = value as Partial<APIGatewayProxyResult>;
+  const status = Number(result.statusCode);
+  return (
+    Number.isInteger(status) && status >= 100 && status <= 599 &&
+    (result.body === undefined || result.body === null || typeof result.body === 'string')
+  );
+};
+
+/**
+ * Writes a proxy integration response: status, headers and multiValueHeaders (multi-value
+ * wins for a name in both, as in API Gateway), and the body, base64-decoded when the
+ * handler says isBase64Encoded. JSON is the content type when the handler sets none.
+ */
+const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, requestId: string): void => {
+  const headers = new Map<string, { name: string; values: string[] }>();
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    headers.set(name.toLowerCase(), { name, values: [String(value)] });
+  }
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+    headers.set(name.toLowerCase(), { name, values: values.map(String) });
+  }
+  for (const ignored of ['content-length', 'transfer-encoding', 'connection']) headers.delete(ignored);
+  if (!headers.has('content-type')) headers.set('content-type', { name: 'Content-Type', values: ['application/json'] });
+  headers.set('x-amzn-requestid', { name: 'x-amzn-RequestId', values: [requestId] });
+  const rawBody = result.body ?? '';
+  const body = result.isBase64Encoded ? Buffer.from(rawBody, 'base64') : Buffer.from(rawBody, 'utf8');
+  for (const { name, values } of headers.values()) response.setHeader(name, values.length === 1 ? values[0]! : values);
+  response.setHeader('Content-Length', body.length);
+  response.statusCode = Number(result.statusCode);
+  response.end(body);
+};
+
+const logError = (message: string, fields: Record<string, unknown>, error: unknown): void => {
+  console.error(
+    JSON.stringify({
+      level: 'ERROR',
+      message,
+      ...fields,
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    }),
+  );
+};
+
+/**
+ * Starts the local API gateway: a node:http server that serves every request the way the
+ * deployed REST API does. Each request is matched against the route table (the fallbacks
+ * included, so every path reaches a handler), turned into the API Gateway proxy event
+ * (payload 1.0), and handed to the route's handler module, imported once and invoked in
+ * this process with a Lambda-like context. Bodies over 10 MB are refused with 413; a handler
+ * that throws, times out or returns a malformed result is answered with a JSON 502.
+ */
+export const startGateway = async (options: GatewayOptions = {}): Promise<Gateway> => {
+  const routes = options.routes ?? allRoutes();
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((line: string) => console.log(line));
+  let port = 0;
+
+  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const requestId = randomUUID();
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
+    let resolved: ReturnType<typeof resolveRoute>;
+    try {
+      resolved = resolveRoute(routes, method, path);
+    } catch (error) {
+      // Malformed percent-encoding (decodeURIComponent throws): no resource can have this path.
+      if (!(error instanceof URIError)) throw error;
+      resolved = undefined;
+    }
+    let result: APIGatewayProxyResult;
+    try {
+      const body = await readBody(request);
+      if (!resolved) {
+        result = jsonError(404, 'Not found.', 'not_found');
+      } else {
+        const event = buildApiGatewayEvent(
+          resolved.match,
+          {
+            method,
+            path,
+            rawQuery,
+            rawHeaders: request.rawHeaders,
+            body,
+            sourceIp: request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+            localPort: port,
+            protocol: `HTTP/${request.httpVersion}`,
+          },
+          { requestId, now: started },
+        );
+        const fn = { name: resolved.route.name, timeoutSeconds: resolved.route.timeoutSeconds, memoryMb: resolved.route.memoryMb };
+        const context = lambdaContext(fn);
+        try {
+          const handler = await loadHandler(resolved.route.handler);
+          const timeoutMs = Math.min(fn.timeoutSeconds ?? 10, integrationTimeoutSeconds) * 1000;
+          const returned = await invokeHandler(handler, event, context, timeoutMs);
+          if (isProxyResult(returned)) {
+            result = returned;
+          } else {
+            logError('malformed Lambda proxy response', { requestId, route: resolved.route.name }, JSON.stringify(returned));
+            result = jsonError(502, 'Internal server error.', 'internal_error');
+          }
+        } catch (error) {
+          logError('handler failed', { requestId, awsRequestId: context.awsRequestId, route: resolved.route.name }, error);
+          result = jsonError(502, 'Internal server error.', 'internal_error');
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof PayloadTooLarge)) throw error;
+      result = jsonError(413, `The request body exceeds the maximum of ${maxBodyBytes} bytes.`, 'payload_too_large');
+      response.setHeader('Connection', 'close');
+      response.once('finish', () => request.destroy());
+    }
+    writeResult(response, result, requestId);
+    if (!options.quiet) {
+      log(
+        JSON.stringify({
+          level: 'INFO',
+          message: 'request',
+          requestId,
+          method,
+          path,
+          route: resolved?.route.name ?? null,
+          status: Number(result.statusCode),
+          durationMs: Date.now() - started,
+        }),
+      );
+    }
+  };
+
+  const server: Server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      logError('gateway failed', { url: request.url }, error);
+      if (!response.headersSent) writeResult(response, jsonError(502, 'Internal server error.', 'internal_error'), randomUUID());
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    stop: () => closeServer(server),
+  };
+};
+
+/** Closes an HTTP server, ending idle keep-alive connections so close does not hang. */
+export const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  });

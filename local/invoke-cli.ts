@@ -1,0 +1,90 @@
+/**
+ * `npm run invoke -- NAME EVENT_FILE`: invokes one handler once with an event from a file,
+ * like `sam local invoke -e`. NAME is a route name (infra/routes.ts) or a queue consumer name
+ * (shared/queues/definitions.ts). A throwaway local runtime (DynamoDB Local, the SQS
+ * emulator, the SMS simulator, the demo seed or SEED_FILE) is started for it and stopped
+ * afterwards. The handler's result is printed as JSON on stdout; everything else (logs)
+ * goes to stderr. Exit 0 when the handler returned; 1 when it threw (its error is printed
+ * as Lambda reports it) or the name or file is wrong.
+ */
+import { readFileSync } from 'node:fs';
+import { allRoutes } from '../infra/routes';
+import { queueDefinitions } from '../shared/queues/definitions';
+import { forwardedEnv, readSeed, UsageError } from './cli-options';
+import { assertJavaPresent } from './dynamodb-local';
+import { invokeHandler, loadHandler } from './handler-loader';
+import { lambdaContext, type LocalFunction } from './lambda-context';
+import { startLocalRuntime, type LocalRuntime } from './runtime';
+
+const usage = 'Usage: npm run invoke -- NAME EVENT_FILE   (e.g. npm run invoke -- default-fallback events/default-fallback.json)';
+
+/** Every invocable function: routes and queue consumers, by name. */
+const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> => {
+  const functions = new Map<string, LocalFunction & { handler: string }>();
+  for (const route of allRoutes()) {
+    functions.set(route.name, { name: route.name, handler: route.handler, timeoutSeconds: route.timeoutSeconds, memoryMb: route.memoryMb });
+  }
+  for (const queue of queueDefinitions) {
+    functions.set(queue.consumer.name, { name: queue.consumer.name, handler: queue.consumer.handler, timeoutSeconds: queue.consumerTimeoutSeconds });
+  }
+  return functions;
+};
+
+const readEvent = (file: string): unknown => {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the event file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`The event file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+};
+
+const main = async (): Promise<number> => {
+  const [name, file, ...rest] = process.argv.slice(2);
+  if (!name || !file || rest.length > 0) throw new UsageError(usage);
+  const functions = invocableFunctions();
+  const fn = functions.get(name);
+  if (!fn) throw new UsageError(`Unknown function ${name}. Known: ${[...functions.keys()].sort().join(', ')}`);
+  const event = readEvent(file);
+  const { seed } = readSeed();
+  assertJavaPresent();
+
+  // stdout carries the result only: handler and runtime logs go to stderr.
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+
+  let runtime: LocalRuntime | undefined;
+  try {
+    runtime = await startLocalRuntime({ seed, env: forwardedEnv(), quiet: true });
+    const handler = await loadHandler(fn.handler);
+    const context = lambdaContext(fn);
+    try {
+      const result = await invokeHandler(handler, event, context, (fn.timeoutSeconds ?? 10) * 1000);
+      process.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);
+      return 0;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      process.stdout.write(
+        `${JSON.stringify({ errorType: failure.name, errorMessage: failure.message, trace: (failure.stack ?? '').split('\n') }, null, 2)}\n`,
+      );
+      return 1;
+    }
+  } finally {
+    await runtime?.stop();
+  }
+};
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? error.message : `invoke failed: ${(error as Error).message}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

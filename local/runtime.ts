@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueName } from '../infra/routes';
+import { queueDefinitions } from '../shared/queues/definitions';
+import { createTable } from './create-table';
+import { demoSecrets, localAwsEnv } from './demo-config';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { startGateway } from './gateway';
+import { startPollers } from './pollers';
+import { loadSeedDocument, type SeedLoadResult } from './seed/load';
+import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
+import { createQueues, startSqsLocal, type QueueUrls } from './sqs-local';
+
+/** Options of startLocalRuntime. */
+export interface LocalRuntimeOptions {
+  /** Port of the local API; 0 or absent picks a free one. */
+  port?: number;
+  /** A seed document (LOCAL-CONTRACT.md format), loaded when the table is created by this call. */
+  seed?: unknown;
+  /** Extra environment for the handlers; overrides every default below (e.g. STRIPE_SECRET_KEY). */
+  env?: Record<string, string>;
+  /** Use this DynamoDB Local instead of starting one (tests). */
+  dynamodbEndpoint?: string;
+  /** Use this SQS emulator instead of starting one (tests). */
+  sqsEndpoint?: string;
+  /** Table name; default a fresh unique one, or `sim-service` with persistDir. */
+  tableName?: string;
+  /** Prefix of the queue names; default a unique one. */
+  queuePrefix?: string;
+  /** DynamoDB Local keeps its data in this folder (-dbPath); the seed is loaded only into a new table. */
+  persistDir?: string;
+  /** Seconds before a message its consumer failed is received again (default 1). */
+  retryDelaySeconds?: number;
+  /** No per-request / per-batch log lines. */
+  quiet?: boolean;
+}
+
+/** A running local runtime. */
+export interface LocalRuntime {
+  /** Base URL of the local API, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  tableName: string;
+  queues: Record<QueueName, QueueUrls>;
+  /** Base URL of the SMS network simulator. */
+  smsSimulatorUrl: string;
+  /** Endpoints of the DynamoDB Local and SQS emulator in use. */
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  /** What the seed load wrote (undefined when no seed was loaded). */
+  seeded?: SeedLoadResult;
+  /** The environment handed to the handlers (also set on process.env while running). */
+  env: Record<string, string>;
+  /** Stops pollers, servers and whatever this call started (DynamoDB Local's JVM included). */
+  stop(): Promise<void>;
+}
+
+/** Environment variables the runtime unsets unless given, so an absent value means "not configured". */
+const optionalVariables = ['STRIPE_SECRET_KEY', 'STRIPE_API_BASE'];
+
+/**
+ * Starts the whole service locally: DynamoDB Local and the SQS emulator (or the given ones),
+ * the table and queues as the stack defines them, the seed, the SMS network simulator, the
+ * API gateway and the queue pollers. Handlers run in this process and read their
+ * configuration from process.env, which this sets; so one process hosts one runtime's
+ * handler environment at a time (a second runtime in the same process overwrites it, and
+ * handler modules are imported once per process).
+ */
+export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Promise<LocalRuntime> => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'ERROR', message: 'local runtime stop failed', error: String(error) }));
+      }
+    }
+  };
+  try {
+    const credentials = { accessKeyId: localAwsEnv.AWS_ACCESS_KEY_ID, secretAccessKey: localAwsEnv.AWS_SECRET_ACCESS_KEY };
+    const region = localAwsEnv.AWS_REGION;
+
+    const startDynamo = async (): Promise<string> => {
+      if (options.dynamodbEndpoint) return options.dynamodbEndpoint;
+      if (options.persistDir) mkdirSync(options.persistDir, { recursive: true });
+      const dynamodb = await startDynamoDbLocal({ persistDir: options.persistDir });
+      cleanups.push(() => dynamodb.stop());
+      return dynamodb.endpoint;
+    };
+    const startSqs = async (): Promise<string> => {
+      if (options.sqsEndpoint) return options.sqsEndpoint;
+      const sqs = await startSqsLocal();
+      cleanups.push(() => sqs.stop());
+      return sqs.endpoint;
+    };
+    const [dynamodbEndpoint, sqsEndpoint] = await Promise.all([startDynamo(), startSqs()]);
+
+    const dynamo = new DynamoDBClient({ endpoint: dynamodbEndpoint, region, credentials });
+    const sqs = new SQSClient({ endpoint: sqsEndpoint, region, credentials });
+    cleanups.push(() => {
+      dynamo.destroy();
+      sqs.destroy();
+    });
+
+    const tableName = options.tableName ?? (options.persistDir ? 'sim-service' : `sim-service-${randomUUID().slice(0, 8)}`);
+    const queuePrefix = options.queuePrefix ?? `l${randomUUID().slice(0, 8)}-`;
+    const created = await createTable(dynamo, tableName);
+    const seeded =
+      created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
+    const queues = await createQueues(sqs, queuePrefix);
+
+    const given = options.env ?? {};
+    let outboxDir = given.EMAIL_OUTBOX_DIR;
+    if (!outboxDir) {
+      const temporary = mkdtempSync(join(tmpdir(), 'sim-service-outbox-'));
+      cleanups.push(() => rmSync(temporary, { recursive: true, force: true }));
+      outboxDir = temporary;
+    } else {
+      mkdirSync(outboxDir, { recursive: true });
+    }
+    const secrets = { ...demoSecrets, ...given };
+    const simulator = await startSmsSimulator({
+      token: secrets.SMS_PROVIDER_TOKEN,
+      receiptSecret: secrets.SMS_RECEIPT_SECRET,
+      ...simulatorSettingsFromEnv({ ...process.env, ...given }),
+      quiet: options.quiet,
+    });
+    cleanups.push(() => simulator.stop());
+
+    const gateway = await startGateway({ port: options.port, quiet: options.quiet });
+    cleanups.push(() => gateway.stop());
+
+    const env: Record<string, string> = {
+      ...localAwsEnv,
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
+      SQS_ENDPOINT: sqsEndpoint,
+      ...Object.fromEntries(queueDefinitions.map((queue) => [queue.urlVariable, queues[queue.name].url])),
+      ...demoSecrets,
+      SMS_PROVIDER_URL: simulator.url,
+      CALLBACK_ALLOWED_HOSTS: '',
+      PUBLIC_BASE_URL: gateway.baseUrl,
+      ...given,
+      EMAIL_OUTBOX_DIR: outboxDir,
+    };
+    const previous = new Map<string, string | undefined>();
+    for (const name of [...Object.keys(env), ...optionalVariables]) previous.set(name, process.env[name]);
+    cleanups.push(() => {
+      for (const [name, value] of previous) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+    for (const name of optionalVariables) delete process.env[name];
+    Object.assign(process.env, env);
+
+    const pollers = startPollers({
+      client: sqs,
+      targets: queueDefinitions.map((queue) => ({ queue, url: queues[queue.name].url })),
+      retryDelaySeconds: options.retryDelaySeconds,
+      quiet: options.quiet,
+    });
+    cleanups.push(() => pollers.stop());
+
+    return {
+      baseUrl: gateway.baseUrl,
+      tableName,
+      queues,
+      smsSimulatorUrl: simulator.url,
+      dynamodbEndpoint,
+      sqsEndpoint,
+      seeded,
+      env,
+      stop: cleanUp,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+};

@@ -1,0 +1,49 @@
+/**
+ * Renders the README's route table from infra/routes.ts and the queue definitions, so the
+ * README never disagrees with what the stack deploys. `npm run docs` rewrites the block
+ * between the markers; test/platform/readme.test.ts fails when it is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { allRoutes } from '../infra/routes';
+import { queueDefinitions } from '../shared/queues/definitions';
+
+/** The markers around the generated block in README.md. */
+export const markers = { start: '<!-- routes:start (npm run docs) -->', end: '<!-- routes:end -->' } as const;
+
+const access = (table: string, sendsTo?: string[], secrets?: string[]): string =>
+  [`table: ${table}`, ...(sendsTo?.length ? [`sends: ${sendsTo.join(', ')}`] : []), ...(secrets?.length ? [`secrets: ${secrets.join(', ')}`] : [])].join('; ');
+
+/** The Markdown block (markers included) describing every route and queue consumer. */
+export const renderRouteTable = (): string => {
+  const rows = allRoutes().map(
+    (route) =>
+      `| ${route.method} | \`${route.path}\` | \`${route.handler}\` | ${route.area} | ${route.json ? 'yes' : 'no'} | ${access(route.access.table, route.access.sendsTo, route.access.secrets)} |`,
+  );
+  const consumers = queueDefinitions.map(
+    (queue) =>
+      `| SQS | \`${queue.name}\` queue (DLQ after ${queue.maxReceiveCount} receives) | \`${queue.consumer.handler}\` | consumer | no | ${access(queue.access.table, queue.access.sendsTo, queue.access.secrets)} |`,
+  );
+  return [
+    markers.start,
+    '| Method | Path | Handler | Area | JSON body | Access (least privilege) |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    ...consumers,
+    markers.end,
+  ].join('\n');
+};
+
+/** README.md with its generated block replaced by the current one. */
+export const withCurrentRouteTable = (readme: string): string => {
+  const start = readme.indexOf(markers.start);
+  const end = readme.indexOf(markers.end);
+  if (start < 0 || end < start) throw new Error('README.md lacks the route table markers');
+  return readme.slice(0, start) + renderRouteTable() + readme.slice(end + markers.end.length);
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const path = fileURLToPath(new URL('../README.md', import.meta.url));
+  writeFileSync(path, withCurrentRouteTable(readFileSync(path, 'utf8')));
+  console.log('README.md route table updated');
+}

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { repositoryRoot } from '../../local/handler-loader';
+
+const invoke = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn('npm', ['run', '-s', 'invoke', '--', ...args], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+
+describe('npm run invoke', () => {
+  it('invokes a handler once with a fixture and prints only its result on stdout', async () => {
+    const result = await invoke(['default-fallback', 'events/default-fallback.json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      statusCode: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ detail: 'Not found.', code: 'not_found' }),
+    });
+  }, 120_000);
+
+  it('refuses an unknown name or a missing file with a message and a non-zero exit', async () => {
+    const unknown = await invoke(['no-such-function', 'events/default-fallback.json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('Unknown function no-such-function. Known: ');
+    const missing = await invoke(['default-fallback', 'events/no-such-file.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Cannot read the event file events/no-such-file.json');
+  }, 60_000);
+});

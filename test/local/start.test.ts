@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repositoryRoot } from '../../local/handler-loader';
+
+/** One `npm start` child process and everything it printed. */
+interface Instance {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const readyLine = /^Local API ready at (\S+)$/m;
+const instances: Instance[] = [];
+const temporary = mkdtempSync(join(tmpdir(), 'start-test-'));
+
+const npmStart = (env: Record<string, string>): Instance => {
+  const child = spawn('npm', ['start'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group, so that a failed test can still kill everything (see afterAll).
+    detached: true,
+  });
+  const instance: Instance = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
+  };
+  child.stdout!.on('data', (chunk: Buffer) => (instance.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (instance.stderr += chunk.toString()));
+  instances.push(instance);
+  return instance;
+};
+
+const waitForReady = async (instance: Instance, timeoutMs: number): Promise<string> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = readyLine.exec(instance.stdout);
+    if (match) return match[1]!;
+    if (instance.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`npm start did not get ready.\nstdout:\n${instance.stdout}\nstderr:\n${instance.stderr}`);
+};
+
+const portIsClosed = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+afterAll(async () => {
+  for (const instance of instances) {
+    if (instance.child.exitCode === null && instance.child.signalCode === null) {
+      try {
+        process.kill(-instance.child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  rmSync(temporary, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('runs two instances side by side, answers JSON 404 for an unknown path, and stops cleanly on SIGTERM', async () => {
+    const tinySeed = join(temporary, 'seed.json');
+    writeFileSync(tinySeed, JSON.stringify({ customers: [{ id: 'solo', name: 'Solo Ltd', parent: null, sms_enabled: false }] }));
+    const demo = npmStart({ PORT: '0' });
+    const tiny = npmStart({ PORT: '0', SEED_FILE: tinySeed });
+    const [demoUrl, tinyUrl] = await Promise.all([waitForReady(demo, 150_000), waitForReady(tiny, 150_000)]);
+
+    for (const [instance, url] of [[demo, demoUrl], [tiny, tinyUrl]] as const) {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(url).not.toBe('http://127.0.0.1:0');
+      const response = await fetch(`${url}/no-such-path`);
+      expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }).toEqual({
+        status: 404,
+        type: 'application/json',
+        body: { detail: 'Not found.', code: 'not_found' },
+      });
+      expect(instance.stdout).toMatch(/Storefront service token\s+\S+/);
+      expect(instance.stdout).toMatch(/Stripe webhook secret\s+whsec_\S+/);
+    }
+    expect(demoUrl).not.toBe(tinyUrl);
+    expect(demo.stdout).toMatch(/Area A bearer token\s+bearer_\S+/);
+    expect(demo.stdout).toMatch(/curl -s -H 'Authorization: Bearer bearer_\S+' -H 'X-Customer-API-Key: devkey_\S+' http:\S+\/developer\/api\/sims\//);
+    expect(tiny.stdout).toContain(`curl -s -i ${tinyUrl}/no-such-path`);
+    // The banner's example requests work against the demo seed.
+    const curls = [...demo.stdout.matchAll(/^  curl -s (?:-i )?-H '([^']+)' -H '([^']+)' (\S+)$/gm)];
+    expect(curls).toHaveLength(3);
+    const statuses = [];
+    for (const [, first, second, url] of curls) {
+      const headers = Object.fromEntries([first!, second!].map((header) => header.split(': ') as [string, string]));
+      statuses.push((await fetch(url!, { headers })).status);
+    }
+    expect(statuses).toEqual([200, 200, 404]);
+    expect(tiny.stdout).toContain(tinySeed);
+
+    const dynamodbPorts = [demo, tiny].map((instance) => Number(/DynamoDB Local\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(instance.stdout)?.[1]));
+    for (const port of dynamodbPorts) expect(await portIsClosed(port)).toBe(false);
+
+    for (const instance of [demo, tiny]) instance.child.kill('SIGTERM');
+    const exits = await Promise.all([demo.exited, tiny.exited]);
+    expect(exits).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
+    for (const instance of [demo, tiny]) expect(instance.stdout.match(new RegExp(readyLine.source, 'gm'))).toHaveLength(1);
+    for (const port of dynamodbPorts) expect(await portIsClosed(port)).toBe(true);
+    for (const url of [demoUrl, tinyUrl]) expect(await portIsClosed(Number(new URL(url).port))).toBe(true);
+  }, 240_000);
+
+  it('stops at once with what to install when Java is missing', async () => {
+    // A PATH with node and sh but no java.
+    const bin = join(temporary, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    symlinkSync('/bin/sh', join(bin, 'sh'));
+    const child = spawn(process.execPath, [join(repositoryRoot, 'node_modules/tsx/dist/cli.mjs'), 'local/start.ts'], {
+      cwd: repositoryRoot,
+      env: { ...process.env, PATH: bin, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(1);
+    expect(output).toContain('Java is required to run Amazon DynamoDB Local but was not found on the PATH.');
+    expect(output).toContain('Install a Java runtime 17 or newer');
+    expect(output).not.toContain('Local API ready at');
+  }, 60_000);
+});

@@ -1,0 +1,26 @@
+import { inject } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+
+/** Options of startTestRuntime. */
+export interface TestRuntimeOptions {
+  /** A seed document (LOCAL-CONTRACT.md format) loaded into the runtime's fresh table. */
+  seed?: unknown;
+  /** Extra environment for the handlers (e.g. STRIPE_SECRET_KEY, STRIPE_API_BASE, SMS_PROVIDER_URL). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts the local runtime for a test file: the run's shared DynamoDB Local and SQS emulator,
+ * a fresh table and queue prefix, the gateway on a free port, the SMS simulator and the
+ * pollers (failed messages are retried at once), all quiet. Call `stop()` in afterAll.
+ * Handlers read process.env, so run one runtime per test file at a time.
+ */
+export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<LocalRuntime> =>
+  startLocalRuntime({
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    sqsEndpoint: inject('sqsEndpoint'),
+    seed: options.seed,
+    env: options.env,
+    retryDelaySeconds: 0,
+    quiet: true,
+  });
