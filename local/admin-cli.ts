@@ -1,0 +1,166 @@
+/**
+ * Administration of Area A credentials, against any table (local or deployed):
+ *
+ *   npm run admin -- issue-token --user USER_ID
+ *   npm run admin -- issue-key --customer CUSTOMER_ID
+ *   npm run admin -- revoke-token PREFIX_OR_TOKEN
+ *   npm run admin -- revoke-key PREFIX_OR_KEY
+ *   npm run admin -- deactivate-user USER_ID
+ *   npm run admin -- activate-user USER_ID
+ *   npm run admin -- webhook-secret --customer CUSTOMER_ID
+ *
+ * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
+ * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
+ * endpoint to DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB Local). An issued token
+ * or key is printed once, on its own line, and only its hash is stored. Exit codes: 0 done,
+ * 1 refused (unknown user, customer or prefix ...), 2 usage error.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  AdminError,
+  issueApiKey,
+  issueBearerToken,
+  revokeApiKey,
+  revokeBearerToken,
+  setUserActive,
+  type AdminDeps,
+} from '../shared/auth/admin';
+import { customerReceiptSecret, ReceiptSecretUnavailable } from '../shared/callbacks/customer-secret';
+
+const usage = [
+  'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
+  '  issue-token --user USER_ID        issue a bearer token (printed once)',
+  '  issue-key --customer CUSTOMER_ID  issue an API key (printed once)',
+  '  revoke-token PREFIX_OR_TOKEN      revoke a bearer token',
+  '  revoke-key PREFIX_OR_KEY          revoke an API key',
+  '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
+  '  activate-user USER_ID             make a user (and all their tokens) active again',
+  '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
+].join('\n');
+
+/** Where the CLI writes and what environment it reads (tests pass their own). */
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+class UsageError extends Error {}
+
+const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: { user?: string; customer?: string }, io: AdminIo) => Promise<void>> = {
+  'issue-token': async (deps, _argument, options, io) => {
+    if (!options.user) throw new UsageError('issue-token needs --user USER_ID');
+    const issued = await issueBearerToken(deps, options.user);
+    io.err(`Issued bearer token ${issued.prefix} for user ${options.user}. It is shown once; store it now:`);
+    io.out(issued.value);
+  },
+  'issue-key': async (deps, _argument, options, io) => {
+    if (!options.customer) throw new UsageError('issue-key needs --customer CUSTOMER_ID');
+    const issued = await issueApiKey(deps, options.customer);
+    io.err(`Issued API key ${issued.prefix} for customer ${options.customer}. It is shown once; store it now:`);
+    io.out(issued.value);
+  },
+  'revoke-token': async (deps, argument, _options, io) => {
+    if (!argument) throw new UsageError('revoke-token needs PREFIX_OR_TOKEN');
+    io.out(`Revoked bearer token ${await revokeBearerToken(deps, argument)}`);
+  },
+  'revoke-key': async (deps, argument, _options, io) => {
+    if (!argument) throw new UsageError('revoke-key needs PREFIX_OR_KEY');
+    io.out(`Revoked API key ${await revokeApiKey(deps, argument)}`);
+  },
+  'deactivate-user': async (deps, argument, _options, io) => {
+    if (!argument) throw new UsageError('deactivate-user needs USER_ID');
+    io.out(`Deactivated user ${argument} (${await setUserActive(deps, argument, false)} tokens updated)`);
+  },
+  'activate-user': async (deps, argument, _options, io) => {
+    if (!argument) throw new UsageError('activate-user needs USER_ID');
+    io.out(`Activated user ${argument} (${await setUserActive(deps, argument, true)} tokens updated)`);
+  },
+};
+
+// --- SMS receipts (issue #4) ---------------------------------------------------------------
+/**
+ * `webhook-secret --customer ID`: prints the Standard Webhooks secret (`whsec_...`) that signs
+ * the delivery receipts of the customer's SMS (docs/sms.md). It is derived from
+ * CALLBACK_SIGNING_SECRET, so the same command prints the same secret until that is rotated.
+ */
+commands['webhook-secret'] = async (deps, _argument, options, io) => {
+  if (!options.customer) throw new UsageError('webhook-secret needs --customer CUSTOMER_ID');
+  try {
+    const secret = await customerReceiptSecret(deps, options.customer, io.env);
+    io.err(`Receipt signing secret of customer ${options.customer} (verify webhook-signature with it):`);
+    io.out(secret);
+  } catch (error) {
+    if (error instanceof ReceiptSecretUnavailable) throw new AdminError(error.message);
+    throw error;
+  }
+};
+// ---------------------------------------------------------------------------------------------
+
+/** Runs one admin command; resolves to the exit code. */
+export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        user: { type: 'string' },
+        customer: { type: 'string' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(usage);
+    return 0;
+  }
+  const [commandName, argument, ...extra] = positionals;
+  const command = commandName ? commands[commandName] : undefined;
+  if (!command || extra.length > 0) {
+    io.err(commandName && !command ? `unknown command "${commandName}"\n${usage}` : usage);
+    return 2;
+  }
+  const env = io.env;
+  const tableName = values.table ?? env.TABLE_NAME ?? 'sim-service';
+  const endpoint = values.endpoint ?? (env.DYNAMODB_ENDPOINT || undefined);
+  const region = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'eu-west-2' : undefined);
+  const localCredentials = endpoint && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE;
+  const client = new DynamoDBClient({
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(localCredentials ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  try {
+    await command({ db, tableName }, argument, { user: values.user, customer: values.customer }, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n${usage}`);
+      return 2;
+    }
+    io.err(error instanceof AdminError ? `Refused: ${error.message}` : `Failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    client.destroy();
+  }
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runAdmin(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
+}

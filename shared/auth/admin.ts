@@ -1,0 +1,217 @@
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyItem, BearerTokenItem, CustomerItem, UserItem } from '../db/items';
+import { gsi1, gsi1Partition, key } from '../db/keys';
+import { credentialHash, generateCredential, prefixOf } from './credentials';
+
+/**
+ * Administration of Area A credentials (used by local/admin-cli.ts against any table):
+ * issuing and revoking bearer tokens and API keys, and (de)activating users. Items are
+ * written exactly as the seed loader writes them (shared/db/items.ts).
+ */
+
+/** The table to administer. */
+export interface AdminDeps {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/** A failure the operator can act on (unknown user, customer, prefix ...). */
+export class AdminError extends Error {
+  override name = 'AdminError';
+}
+
+/** A newly issued credential: the whole string is shown once and never stored. */
+export interface IssuedCredential {
+  prefix: string;
+  value: string;
+}
+
+const isConditionFailure = (error: unknown): boolean => {
+  const name = (error as Error)?.name;
+  if (name === 'ConditionalCheckFailedException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+};
+
+/** Most items in one TransactWriteItems call. */
+const maxTransactionItems = 100;
+
+const getItem = async <T>(deps: AdminDeps, itemKey: { PK: string; SK: string }): Promise<T | undefined> =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: true }))).Item as T | undefined;
+
+/**
+ * Issues a bearer token for a user: a random `bearer_<prefix>_<secret>`, stored as its hash
+ * with a copy of the user's state (active, roles, customer). The token is written in a
+ * transaction that also checks the user still has exactly that state, so a concurrent
+ * deactivation cannot leave an active copy behind; a prefix collision is refused.
+ */
+export const issueBearerToken = async (deps: AdminDeps, userId: string): Promise<IssuedCredential> => {
+  const user = await getItem<UserItem>(deps, key.user(userId));
+  if (!user || user.type !== 'user') throw new AdminError(`no user with id "${userId}"`);
+  const credential = generateCredential('bearer');
+  const item: BearerTokenItem = {
+    ...key.bearerToken(credential.prefix),
+    ...gsi1.tokenOfUser(user.id, credential.prefix),
+    type: 'bearer_token',
+    prefix: credential.prefix,
+    secret_hash: credentialHash(credential.value),
+    user_id: user.id,
+    revoked: false,
+    user_active: user.active,
+    user_roles: [...user.roles],
+    user_customer_id: user.customer_id,
+  };
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: deps.tableName,
+              Key: key.user(user.id),
+              ConditionExpression: 'active = :active AND customer_id = :customer',
+              ExpressionAttributeValues: { ':active': user.active, ':customer': user.customer_id },
+            },
+          },
+          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AdminError('the user changed or the prefix is taken; run the command again');
+    throw error;
+  }
+  return { prefix: credential.prefix, value: credential.value };
+};
+
+/**
+ * Issues an API key for a customer group: a random `devkey_<prefix>_<secret>`, stored as its
+ * hash with the customer's path (its scope). A prefix collision is refused.
+ */
+export const issueApiKey = async (deps: AdminDeps, customerId: string): Promise<IssuedCredential> => {
+  const customer = await getItem<CustomerItem>(deps, key.customer(customerId));
+  if (!customer || customer.type !== 'customer') throw new AdminError(`no customer with id "${customerId}"`);
+  const credential = generateCredential('devkey');
+  const item: ApiKeyItem = {
+    ...key.apiKey(credential.prefix),
+    type: 'api_key',
+    prefix: credential.prefix,
+    secret_hash: credentialHash(credential.value),
+    customer_id: customer.id,
+    customer_path: [...customer.path],
+    revoked: false,
+  };
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: deps.tableName,
+              Key: key.customer(customer.id),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          },
+          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AdminError('the customer was removed or the prefix is taken; run the command again');
+    throw error;
+  }
+  return { prefix: credential.prefix, value: credential.value };
+};
+
+const revoke = async (deps: AdminDeps, itemKey: { PK: string; SK: string }, what: string): Promise<void> => {
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: itemKey,
+        UpdateExpression: 'SET revoked = :true',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AdminError(`no ${what}`);
+    throw error;
+  }
+};
+
+/** Revokes a bearer token, named by its prefix or the whole token; effective on the next request. */
+export const revokeBearerToken = async (deps: AdminDeps, prefixOrToken: string): Promise<string> => {
+  const prefix = prefixOf('bearer', prefixOrToken);
+  if (!prefix) throw new AdminError('give a token prefix (letters and digits) or a whole bearer_<prefix>_<secret> token');
+  await revoke(deps, key.bearerToken(prefix), `bearer token with prefix "${prefix}"`);
+  return prefix;
+};
+
+/** Revokes an API key, named by its prefix or the whole key; effective on the next request. */
+export const revokeApiKey = async (deps: AdminDeps, prefixOrKey: string): Promise<string> => {
+  const prefix = prefixOf('devkey', prefixOrKey);
+  if (!prefix) throw new AdminError('give a key prefix (letters and digits) or a whole devkey_<prefix>_<secret> key');
+  await revoke(deps, key.apiKey(prefix), `API key with prefix "${prefix}"`);
+  return prefix;
+};
+
+/** The token items' keys of a user, through GSI1 tokenOfUser. */
+const tokenKeysOfUser = async (deps: AdminDeps, userId: string): Promise<{ PK: string; SK: string }[]> => {
+  const keys: { PK: string; SK: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const output = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :token)',
+        ExpressionAttributeValues: { ':pk': gsi1Partition.tokensOfUser(userId), ':token': 'TOKEN#' },
+        ProjectionExpression: 'PK, SK',
+        ExclusiveStartKey: start,
+      }),
+    );
+    keys.push(...((output.Items ?? []) as { PK: string; SK: string }[]));
+    start = output.LastEvaluatedKey;
+  } while (start);
+  return keys;
+};
+
+/**
+ * Sets a user active or inactive, together with the `user_active` copy on every one of the
+ * user's bearer tokens (found through GSI1), in one transaction (up to 99 tokens; a user with
+ * more is updated in several transactions, the user item in the first). Authentication reads
+ * the token's copy, so a deactivated user's next request is refused. Returns the number of
+ * tokens updated.
+ */
+export const setUserActive = async (deps: AdminDeps, userId: string, active: boolean): Promise<number> => {
+  const user = await getItem<UserItem>(deps, key.user(userId));
+  if (!user || user.type !== 'user') throw new AdminError(`no user with id "${userId}"`);
+  const tokens = await tokenKeysOfUser(deps, userId);
+  const updates = [
+    { Key: key.user(userId), UpdateExpression: 'SET active = :active' },
+    ...tokens.map((tokenKey) => ({ Key: { PK: tokenKey.PK, SK: tokenKey.SK }, UpdateExpression: 'SET user_active = :active' })),
+  ];
+  for (let start = 0; start < updates.length; start += maxTransactionItems) {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: updates.slice(start, start + maxTransactionItems).map((update) => ({
+          Update: {
+            TableName: deps.tableName,
+            ...update,
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':active': active },
+          },
+        })),
+      }),
+    );
+  }
+  return tokens.length;
+};

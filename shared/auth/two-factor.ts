@@ -1,0 +1,128 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../db/batch-get';
+import type { ApiKeyItem, BearerTokenItem } from '../db/items';
+import { key } from '../db/keys';
+import { ApiError } from '../http/api-error';
+import { credentialMatches, parseCredential } from './credentials';
+
+/** What authentication reads: the single table. */
+export interface AuthDeps {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/** The request headers as API Gateway passes them (any spelling of the names). */
+export type RequestHeaders = Record<string, string | undefined> | null | undefined;
+
+/** Who is calling an Area A route, once both factors are verified. */
+export interface DeveloperCaller {
+  /** The bearer token's user. */
+  userId: string;
+  /** The customer the user belongs to. */
+  userCustomerId: string;
+  /** The API key's customer: the root of the caller's scope. */
+  customerId: string;
+  /** The API key's customer path, top-level group first (ends with customerId). */
+  customerPath: string[];
+}
+
+/** The role Area A requires. */
+export const developerRole = 'developer';
+
+/** The header names that carry the API key, in order of preference. */
+export const apiKeyHeaders = ['x-customer-api-key', 'x-service-api-key'] as const;
+
+const errors = {
+  bearerRequired: () =>
+    new ApiError(401, 'bearer_token_required', 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.'),
+  invalidBearer: () => new ApiError(401, 'invalid_bearer_token', 'The bearer token is invalid or has been revoked.'),
+  userInactive: () => new ApiError(401, 'user_inactive', "The bearer token's user account is inactive."),
+  apiKeyRequired: () =>
+    new ApiError(401, 'api_key_required', 'An API key is required in the X-Customer-API-Key (or X-service-API-Key) header.'),
+  invalidApiKey: () => new ApiError(401, 'invalid_api_key', 'The API key is invalid or has been revoked.'),
+  developerRequired: () => new ApiError(403, 'developer_access_required', 'The user does not have the developer role.'),
+  tenantMismatch: () =>
+    new ApiError(403, 'tenant_scope_mismatch', "The API key belongs to a different customer group than the user's."),
+};
+
+const headerValue = (headers: RequestHeaders, wanted: string): string | undefined => {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+};
+
+/** The bearer credential of the Authorization header; undefined when there is no Bearer credential at all. */
+const bearerCredential = (headers: RequestHeaders): string | undefined => {
+  const authorization = headerValue(headers, 'authorization')?.trim();
+  const match = authorization ? /^Bearer\s+(\S.*)$/i.exec(authorization) : null;
+  return match ? match[1]!.trim() : undefined;
+};
+
+/** The API key of the first non-empty API key header; undefined when none is given. */
+const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
+  for (const name of apiKeyHeaders) {
+    const value = headerValue(headers, name)?.trim();
+    if (value) return value;
+  }
+  return undefined;
+};
+
+/**
+ * Verifies both factors of an Area A request and returns the caller, or throws the ApiError
+ * of the first failing rule, in the specification's order:
+ *
+ * 1. no Bearer credential: 401 bearer_token_required;
+ * 2. token malformed, unknown, wrong secret or revoked: 401 invalid_bearer_token;
+ * 3. the token's user inactive: 401 user_inactive;
+ * 4. no API key header: 401 api_key_required;
+ * 5. key malformed, unknown, wrong secret or revoked: 401 invalid_api_key;
+ * 6. the user lacks the developer role: 403 developer_access_required;
+ * 7. the key's customer is neither the user's customer nor one of its descendants:
+ *    403 tenant_scope_mismatch.
+ *
+ * Token and key are read in ONE strongly consistent BatchGetItem (so a revocation or a
+ * deactivation applies to the very next request); the token item carries its user's state
+ * and the key item its customer's path, so nothing else is read. Secrets are compared as
+ * SHA-256 hashes in constant time. A malformed bearer token fails before any read.
+ */
+export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHeaders): Promise<DeveloperCaller> => {
+  const bearer = bearerCredential(headers);
+  if (bearer === undefined) throw errors.bearerRequired();
+  const token = parseCredential('bearer', bearer);
+  if (!token) throw errors.invalidBearer();
+
+  const apiKeyValue = apiKeyCredential(headers);
+  const apiKey = apiKeyValue === undefined ? undefined : parseCredential('devkey', apiKeyValue);
+  const tokenKey = key.bearerToken(token.prefix);
+  const apiKeyKey = apiKey ? key.apiKey(apiKey.prefix) : undefined;
+  const items = await batchGetItems(deps.db, deps.tableName, apiKeyKey ? [tokenKey, apiKeyKey] : [tokenKey], {
+    consistentRead: true,
+  });
+  const itemWithKey = (wanted: { PK: string; SK: string }) =>
+    items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK);
+
+  const tokenItem = itemWithKey(tokenKey) as BearerTokenItem | undefined;
+  if (!tokenItem || tokenItem.type !== 'bearer_token' || !credentialMatches(token.value, tokenItem.secret_hash)) {
+    throw errors.invalidBearer();
+  }
+  if (tokenItem.revoked !== false) throw errors.invalidBearer();
+  if (tokenItem.user_active !== true) throw errors.userInactive();
+
+  if (apiKeyValue === undefined) throw errors.apiKeyRequired();
+  const keyItem = apiKeyKey ? (itemWithKey(apiKeyKey) as ApiKeyItem | undefined) : undefined;
+  if (!apiKey || !keyItem || keyItem.type !== 'api_key' || !credentialMatches(apiKey.value, keyItem.secret_hash)) {
+    throw errors.invalidApiKey();
+  }
+  if (keyItem.revoked !== false) throw errors.invalidApiKey();
+
+  if (!(tokenItem.user_roles ?? []).includes(developerRole)) throw errors.developerRequired();
+  if (!(keyItem.customer_path ?? []).includes(tokenItem.user_customer_id)) throw errors.tenantMismatch();
+
+  return {
+    userId: tokenItem.user_id,
+    userCustomerId: tokenItem.user_customer_id,
+    customerId: keyItem.customer_id,
+    customerPath: [...keyItem.customer_path],
+  };
+};

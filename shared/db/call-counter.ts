@@ -1,0 +1,84 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** One DynamoDB call as the counter saw it. */
+export interface RecordedCall {
+  /** The operation, e.g. `BatchGetItemCommand`, `UpdateItemCommand`, `QueryCommand`. */
+  command: string;
+  /** The command's input as sent (after the document client's translation). */
+  input: Record<string, unknown>;
+  /** High-resolution start and end times (ms, performance.now()). */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** The calls recorded on a client, with helpers to tell how many and in how many rounds. */
+export interface CallCounter {
+  readonly calls: RecordedCall[];
+  /** Forgets what was recorded so far. */
+  reset(): void;
+  /** Sequential round trips: groups of calls in flight together (see roundTrips). */
+  roundTrips(): number;
+  /** Stops recording (the middleware stays on the client, inert). */
+  detach(): void;
+}
+
+/**
+ * The number of sequential round trips in a list of calls: calls are taken by start time and
+ * a call joins the current round when it started before every call of that round had ended
+ * (calls sent together with Promise.all), else it opens a new round (it had to wait for an
+ * answer). Retries inside the SDK count as part of their call.
+ */
+export const roundTrips = (calls: readonly RecordedCall[]): number => {
+  const ordered = [...calls].sort((left, right) => left.startedAt - right.startedAt);
+  let rounds = 0;
+  let roundEndsFirst = -Infinity;
+  for (const call of ordered) {
+    if (call.startedAt >= roundEndsFirst) {
+      rounds += 1;
+      roundEndsFirst = call.endedAt;
+    } else {
+      roundEndsFirst = Math.min(roundEndsFirst, call.endedAt);
+    }
+  }
+  return rounds;
+};
+
+/**
+ * Attaches a counting middleware to a DynamoDB (document) client, for tests and benchmarks
+ * that assert how many calls a request makes and in how many sequential round trips. It
+ * records every command sent through the client (and through any document client that
+ * wraps the same base client, since they share one middleware stack). Never used in
+ * production code paths.
+ */
+export const countCalls = (client: DynamoDBDocumentClient | { middlewareStack: DynamoDBDocumentClient['middlewareStack'] }): CallCounter => {
+  const calls: RecordedCall[] = [];
+  let active = true;
+  const name = `callCounter-${Math.random().toString(36).slice(2)}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!active) return next(args);
+      const startedAt = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        calls.push({
+          command: String((context as { commandName?: string }).commandName ?? 'unknown'),
+          input: (args.input ?? {}) as Record<string, unknown>,
+          startedAt,
+          endedAt: performance.now(),
+        });
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    calls,
+    reset: () => {
+      calls.length = 0;
+    },
+    roundTrips: () => roundTrips(calls),
+    detach: () => {
+      active = false;
+    },
+  };
+};

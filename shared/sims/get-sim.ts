@@ -1,0 +1,43 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import type { SimItem } from '../db/items';
+import { key } from '../db/keys';
+import { ApiError } from '../http/api-error';
+import type { SimDeps, SimScope } from './deps';
+import { simInScope, simObject, type SimObject } from './sim-object';
+
+/** The 404 of a SIM that does not exist or is outside the key's scope: one body for both. */
+export const simNotFound = (): ApiError => new ApiError(404, 'not_found', 'Not found.');
+
+/** A2's path: `{sim}` is the internal SIM id, a whole number (up to 15 digits). */
+export const GetSimPath = v.object({
+  sim: v.pipe(v.string(), v.regex(/^\d{1,15}$/), v.transform(Number)),
+});
+
+/** The SIM id of A2's path parameters; a value that is not a SIM id is 404 not_found, like a missing SIM. */
+export const simIdFromPath = (pathParameters: unknown): number => {
+  const parsed = v.safeParse(GetSimPath, pathParameters ?? {});
+  if (!parsed.success) throw simNotFound();
+  return parsed.output.sim;
+};
+
+/** Reads a SIM item by id (one GetItem, eventually consistent); undefined when there is none. */
+export const readSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, simId: number): Promise<SimItem | undefined> => {
+  const output = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.sim(simId) }));
+  const item = output.Item as SimItem | undefined;
+  return item?.type === 'sim' ? item : undefined;
+};
+
+/**
+ * A2: the SIM object of a read SIM, or 404 not_found, with the very same body, when the SIM
+ * does not exist or belongs to a customer outside the key's scope (a sub-customer's key never
+ * sees its parent's or a sibling's SIMs).
+ */
+export const simForScope = (sim: SimItem | undefined, scope: SimScope): SimObject => {
+  if (!sim || !simInScope(sim, scope.customerId)) throw simNotFound();
+  return simObject(sim, scope.customerId);
+};
+
+/** A2 in one call: read the SIM and answer it within the scope (see simForScope). */
+export const getSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, scope: SimScope, simId: number): Promise<SimObject> =>
+  simForScope(await readSim(deps, simId), scope);
