@@ -39,17 +39,18 @@ export const queueDefinitions: QueueDefinition[] = [
     consumerTimeoutSeconds: 30,
     maxReceiveCount: 3,
     batchSize: 10,
-    access: { table: 'read' },
+    access: { table: 'none', secrets: ['CALLBACK_SIGNING_SECRET'] },
   },
   {
-    // Post-payment fulfilment of an order (spec Events 2).
+    // Post-payment fulfilment of an order (spec Events 2; docs/fulfilment.md): payment events
+    // from the Stripe webhook. Sends receipts (SES), SMS and the operations notification (SNS).
     name: 'fulfilment',
     urlVariable: 'FULFILMENT_QUEUE_URL',
     consumer: { name: 'fulfil-order', handler: 'functions/fulfil-order.ts' },
     consumerTimeoutSeconds: 60,
     maxReceiveCount: 5,
     batchSize: 5,
-    access: { table: 'readWrite', secrets: ['SMS_PROVIDER_TOKEN'] },
+    access: { table: 'readWrite', secrets: ['SMS_PROVIDER_TOKEN'], sendsEmail: true, notifiesOperations: true },
   },
 ];
 

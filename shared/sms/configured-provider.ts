@@ -1,0 +1,33 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { getSecret } from '../config/secrets';
+import { header } from '../http/headers';
+import type { SmsConfig } from './config';
+import { httpSmsProvider, type SmsProvider } from './provider';
+
+/** Path of the inbound receipts route (infra/routes.ts), appended to the public base URL. */
+export const receiptsPath = '/sms-provider/receipts';
+
+/**
+ * The public origin of this API as the request reached it (`https://host[/stage]`), used for
+ * the receipt URL when PUBLIC_BASE_URL is not set.
+ */
+export const requestBaseUrl = (event: Pick<APIGatewayProxyEvent, 'headers' | 'requestContext'>): string | undefined => {
+  const host = header(event, 'Host');
+  if (!host) return undefined;
+  const protocol = header(event, 'X-Forwarded-Proto')?.split(',')[0]?.trim() || 'https';
+  const stage = event.requestContext?.stage;
+  const stagePrefix = stage && event.requestContext?.path?.startsWith(`/${stage}/`) ? `/${stage}` : '';
+  return `${protocol}://${host}${stagePrefix}`;
+};
+
+/**
+ * The provider adapter for this environment: SMS_PROVIDER_URL, the SMS_PROVIDER_TOKEN secret,
+ * and receipts to `<PUBLIC_BASE_URL or the request's origin>/sms-provider/receipts`.
+ * Undefined when the URL or the token is not configured (the API answers sms_not_configured).
+ */
+export const configuredSmsProvider = async (config: SmsConfig, fallbackBaseUrl: string | undefined): Promise<SmsProvider | undefined> => {
+  const token = await getSecret('SMS_PROVIDER_TOKEN');
+  const base = config.publicBaseUrl ?? fallbackBaseUrl;
+  if (!config.providerUrl || !token || !base) return undefined;
+  return httpSmsProvider({ baseUrl: config.providerUrl, token, receiptUrl: `${base.replace(/\/+$/, '')}${receiptsPath}` });
+};

@@ -1,0 +1,124 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../http/api-error';
+import type { ReceiptQueue } from '../callbacks/receipt-queue';
+import { applyReceipt, terminalStatuses, type MessageTable, type TerminalStatus } from './message-store';
+import { isoWithOffset } from './time';
+
+/**
+ * True when `X-Provider-Signature` is `sha256=<hex HMAC-SHA256 of the raw body>` under the
+ * receipt secret, compared in constant time. False for a missing secret or header.
+ */
+export const isValidProviderSignature = (rawBody: Buffer, header: string | undefined, secret: string | undefined): boolean => {
+  if (!secret || !header) return false;
+  const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
+  if (!match) return false;
+  const given = Buffer.from(match[1]!, 'hex');
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  return timingSafeEqual(given, expected);
+};
+
+/** A provider's delivery receipt, as docs/sms-provider-api.md defines it. */
+export interface ProviderReceipt {
+  reference: string;
+  status: TerminalStatus;
+  occurredAt: string | null;
+}
+
+/** Parses a (signature-checked) receipt body; 400 `invalid_receipt` when it is not one. */
+export const parseProviderReceipt = (rawBody: Buffer): ProviderReceipt => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The receipt body is not valid JSON.');
+  }
+  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (typeof fields.reference !== 'string' || fields.reference === '') {
+    throw new ApiError(400, 'invalid_receipt', 'reference must be a non-empty string.');
+  }
+  if (!terminalStatuses.includes(fields.status as TerminalStatus)) {
+    throw new ApiError(400, 'invalid_receipt', `status must be one of ${terminalStatuses.join(', ')}.`);
+  }
+  return {
+    reference: fields.reference,
+    status: fields.status as TerminalStatus,
+    occurredAt: typeof fields.occurred_at === 'string' ? fields.occurred_at : null,
+  };
+};
+
+/** What recording a receipt needs. */
+export interface ReceiptDeps {
+  table: MessageTable;
+  /** The callbacks queue; undefined when CALLBACK_QUEUE_URL is not configured. */
+  queue: ReceiptQueue | undefined;
+  now: () => Date;
+}
+
+/** The 200 answer to the provider. */
+export interface ReceiptAnswer {
+  reference: string;
+  /** The message's status after this receipt; null for an unknown reference. */
+  status: string | null;
+  outcome: 'recorded' | 'repeat' | 'ignored' | 'unknown_reference';
+}
+
+/**
+ * Records a delivery receipt (spec "SMS message" states): moves the message from sent to the
+ * reported terminal state once, recording received_at, and, only for the receipt that made
+ * that move and only when the message has a callback_url, puts the receipt onto the callbacks
+ * queue, so each transition is forwarded exactly once. Repeats, reports for a message already
+ * in another terminal state, and unknown references are acknowledged and change nothing.
+ */
+export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt): Promise<ReceiptAnswer> => {
+  const receivedAt = isoWithOffset(deps.now());
+  const result = await applyReceipt(deps.table, receipt.reference, receipt.status, receivedAt, receipt.occurredAt);
+  if (result.outcome === 'unknown_reference') {
+    console.warn(JSON.stringify({ level: 'WARN', message: 'sms receipt for an unknown message', reference: receipt.reference, status: receipt.status }));
+    return { reference: receipt.reference, status: null, outcome: 'unknown_reference' };
+  }
+  const message = result.message;
+  if (result.outcome === 'ignored') {
+    console.warn(
+      JSON.stringify({
+        level: 'WARN',
+        message: 'sms receipt ignored: the message is already in a terminal state',
+        reference: receipt.reference,
+        reported: receipt.status,
+        current: message.status,
+      }),
+    );
+  }
+  if (result.outcome === 'recorded' && message.callback_url) {
+    const queued = {
+      receipt: {
+        message_id: message.message_id,
+        iccid: message.iccid,
+        msisdn: message.msisdn ?? '',
+        status: receipt.status,
+        received_at: receivedAt,
+      },
+      callback_url: message.callback_url,
+      customer_id: message.sender_customer_id,
+    };
+    if (!deps.queue) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'CALLBACK_QUEUE_URL is not configured; receipt not forwarded', reference: receipt.reference }));
+    } else {
+      try {
+        await deps.queue.enqueue(queued);
+      } catch (error) {
+        // The transition is recorded; a provider retry would be a repeat and enqueue nothing, so
+        // the receipt is logged in full for a manual replay.
+        console.error(
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'receipt could not be queued for forwarding',
+            reference: receipt.reference,
+            queued,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+      }
+    }
+  }
+  return { reference: receipt.reference, status: message.status, outcome: result.outcome };
+};
