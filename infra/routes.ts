@@ -27,7 +27,8 @@ export type SecretName =
   | 'STRIPE_SECRET_KEY'
   | 'STRIPE_WEBHOOK_SECRET'
   | 'SMS_PROVIDER_TOKEN'
-  | 'SMS_RECEIPT_SECRET';
+  | 'SMS_RECEIPT_SECRET'
+  | 'CALLBACK_SIGNING_SECRET';
 
 /** What a function may touch: the stack grants exactly this and nothing more. */
 export interface RouteAccess {
@@ -37,6 +38,16 @@ export interface RouteAccess {
   sendsTo?: QueueName[];
   /** Secrets the function reads at run time. */
   secrets?: SecretName[];
+  /**
+   * Sends e-mail through Amazon SES v2 (SendEmail, raw MIME): the stack grants ses:SendEmail
+   * and ses:SendRawEmail on the sender identity and sets EMAIL_FROM (docs/fulfilment.md).
+   */
+  sendsEmail?: boolean;
+  /**
+   * Publishes to the operations SNS topic: the stack grants sns:Publish on it and sets
+   * OPERATIONS_TOPIC_ARN (docs/fulfilment.md).
+   */
+  notifiesOperations?: boolean;
 }
 
 /** One HTTP route. */
@@ -80,7 +91,104 @@ export const defaultFallbackRoute: RouteDefinition = {
 };
 
 /** The routes of the service, fallbacks excluded. */
-export const routes: RouteDefinition[] = [];
+export const routes: RouteDefinition[] = [
+  // Area A reads (issue #3). readWrite: every Area A request writes its rate-limit counters.
+  {
+    name: 'list-sims',
+    method: 'GET',
+    path: '/developer/api/sims/',
+    handler: 'functions/list-sims.ts',
+    area: 'developer',
+    json: false,
+    access: { table: 'readWrite' },
+  },
+  {
+    name: 'get-sim',
+    method: 'GET',
+    path: '/developer/api/sims/{sim}/',
+    handler: 'functions/get-sim.ts',
+    area: 'developer',
+    json: false,
+    access: { table: 'readWrite' },
+  },
+  // Area A SMS (issue #4). `{sim}` carries the ICCID here.
+  {
+    name: 'send-sms',
+    method: 'POST',
+    path: '/developer/api/sims/{sim}/sms/',
+    handler: 'functions/send-sms.ts',
+    area: 'developer',
+    json: true,
+    access: { table: 'readWrite', secrets: ['SMS_PROVIDER_TOKEN'] },
+    // Up to 3 s resolving callback_url's host plus the provider's 8 s total timeout.
+    timeoutSeconds: 15,
+  },
+  {
+    // Reconciliation: a message's current state (beyond the spec; docs/sms.md).
+    name: 'get-sms',
+    method: 'GET',
+    path: '/developer/api/sims/{sim}/sms/{message_id}/',
+    handler: 'functions/get-sms.ts',
+    area: 'developer',
+    json: false,
+    access: { table: 'readWrite' },
+  },
+  {
+    // Delivery receipts from the SMS provider (docs/sms-provider-api.md); the body is left raw
+    // because its HMAC signature is checked before it is parsed.
+    name: 'receive-sms-receipt',
+    method: 'POST',
+    path: '/sms-provider/receipts',
+    handler: 'functions/receive-sms-receipt.ts',
+    area: 'provider',
+    json: false,
+    access: { table: 'readWrite', sendsTo: ['callbacks'], secrets: ['SMS_RECEIPT_SECRET'] },
+  },
+  // Area B checkouts (issue #5); docs/area-b.md. 15 s: reads and holds take well under a
+  // second, Stripe at most 2 × 5 s (one SDK retry).
+  {
+    name: 'checkout-esim',
+    method: 'POST',
+    path: '/api/v1/checkout',
+    handler: 'functions/checkout-esim.ts',
+    area: 'storefront',
+    json: true,
+    access: { table: 'readWrite', secrets: ['STOREFRONT_SERVICE_TOKEN', 'STRIPE_SECRET_KEY'] },
+    timeoutSeconds: 15,
+  },
+  {
+    name: 'checkout-physical',
+    method: 'POST',
+    path: '/api/v1/physical-checkout',
+    handler: 'functions/checkout-physical.ts',
+    area: 'storefront',
+    json: true,
+    access: { table: 'readWrite', secrets: ['STOREFRONT_SERVICE_TOKEN', 'STRIPE_SECRET_KEY'] },
+    timeoutSeconds: 15,
+  },
+  {
+    name: 'checkout-iot',
+    method: 'POST',
+    path: '/api/v1/iot-physical-checkout',
+    handler: 'functions/checkout-iot.ts',
+    area: 'storefront',
+    json: true,
+    access: { table: 'readWrite', secrets: ['STOREFRONT_SERVICE_TOKEN', 'STRIPE_SECRET_KEY'] },
+    timeoutSeconds: 15,
+  },
+  // Payment events from Stripe (issue #6); docs/fulfilment.md. No service token: Stripe signs
+  // the raw body (Stripe-Signature), so the body is left unparsed. The route only verifies and
+  // enqueues; the fulfilment consumer reads and writes the table.
+  {
+    name: 'stripe-webhook',
+    method: 'POST',
+    path: '/api/v1/webhooks/stripe',
+    handler: 'functions/stripe-webhook.ts',
+    area: 'storefront',
+    json: false,
+    access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
+  },
+];
 
 /** Every route including the fallbacks, most specific first. */
 export const allRoutes = (): RouteDefinition[] => [...routes, developerFallbackRoute, defaultFallbackRoute];

@@ -151,6 +151,30 @@ export interface AccountItem {
   phone: string | null;
   sms_opt_in: boolean;
   customer_id?: string;
+  /**
+   * created_at of the order that gave `phone` / `sms_opt_in` (fulfilment keeps the most recent
+   * answer, SMS rules 2 and 3); absent for values on file from before (seed, migration).
+   */
+  phone_at?: string;
+  sms_opt_in_at?: string;
+  /** Every e-mail an order of this account was placed with (customer_id keeps identity across changes). */
+  order_emails?: Set<string>;
+  /** The e-mail of the account's most recent order, when it differs from `email` (the key). */
+  contact_email?: string;
+  /** A reseller's company (B3). */
+  company?: AccountCompany;
+  /** The order whose payment created the account (absent for seeded accounts). */
+  created_by_order?: string;
+  created_at?: string;
+  updated_at?: string;
+}
+
+/** The company fields of a reseller account, as the B3 order gave them. */
+export interface AccountCompany {
+  name: string;
+  registration_number?: string;
+  vat_registration_number?: string;
+  billing_address?: OrderAddress;
 }
 
 /** An eSIM owned by an account (owner e-mail), optionally assigned to a team member's e-mail. */
@@ -160,4 +184,241 @@ export interface DeviceItem {
   iccid: string;
   owner: string;
   assigned_to: string | null;
+  /** The order that provisioned the device and its plan (absent for seeded devices). */
+  order_id?: string;
+  plan_sku?: string;
+  plan_name?: string;
+  created_at?: string;
+}
+
+/**
+ * A top-up provisioned onto a device by one line of an order (B1 top-up rules). It belongs to
+ * the device, not to whoever the device is assigned to, so unassigning later keeps it.
+ */
+export interface DeviceTopupItem {
+  PK: string; SK: string;
+  type: 'device_topup';
+  iccid: string;
+  order_id: string;
+  line_index: number;
+  sku: string;
+  plan_name: string;
+  /** The buyer's e-mail (owner or assigned team member). */
+  bought_by: string;
+  created_at: string;
+}
+
+/** Where an SMS message is: `reserved` while its submission is in flight, then the spec's states. */
+export type SmsMessageStatus = 'reserved' | 'sent' | 'delivered' | 'expired' | 'failed';
+
+/**
+ * An SMS message (spec A3/A4), keyed by its globally unique message id. Written as a
+ * `reserved` reservation (with `expires_at`, so an abandoned one expires) before the provider
+ * is called, then moved to `sent`, then once to a terminal state by the delivery receipt.
+ * A submission that fails deletes its own reservation, so the id can be used again.
+ */
+export interface SmsMessageItem {
+  PK: string; SK: string;
+  type: 'sms_message';
+  message_id: string;
+  status: SmsMessageStatus;
+  /** Token of the submission that holds the reservation (only it may release or confirm it). */
+  reservation_id: string;
+  sim_id: number;
+  iccid: string;
+  /** Null only on a reservation for a SIM without MSISDN (released at once, 422 no_msisdn). */
+  msisdn: string | null;
+  /** Owner of the SIM at submission, and its customer path (for the reconciliation scope). */
+  owner_customer_id: string;
+  owner_customer_path: string[];
+  /** Customer of the API key that sent it; its webhook secret signs the receipt. */
+  sender_customer_id: string;
+  callback_url: string | null;
+  submitted_at: string;
+  received_at: string | null;
+  provider_message_id?: string | null;
+  /** occurred_at of the provider's receipt, as reported. */
+  provider_occurred_at?: string | null;
+  /** Epoch seconds; only on a reservation. */
+  expires_at?: number;
+}
+
+/** Which storefront checkout made an order: B1 eSIM, B2 physical SIM, B3 IoT contract. */
+export type CheckoutEndpoint = 'esim' | 'physical' | 'iot';
+
+/**
+ * Where an order is. Checkout writes `pending` and moves it to `failed` when the payment
+ * intent cannot be created; the payment webhook and fulfilment move it on from `pending`.
+ */
+export type OrderStatus = 'pending' | 'failed' | 'paid' | 'payment_failed' | 'cancelled' | 'fulfilled' | 'review_required';
+
+/** One priced cart line of an order. Amounts are GBP decimal strings. */
+export interface OrderLine {
+  sku: string;
+  name: string;
+  category: PlanItem['category'];
+  quantity: number;
+  unit_price: string;
+  line_total: string;
+  /** Only on a top-up line (B1): the device topped up. */
+  topup_iccid?: string;
+}
+
+/** A stock unit held for an order (see StockUnitItem). */
+export interface HeldStockUnit {
+  kind: StockUnitItem['kind'];
+  iccid: string;
+}
+
+/** A postal address of an order (B2, B3), with fallbacks applied; billing has no name or phone. */
+export interface OrderAddress {
+  name?: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postal_code: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+  phone?: string;
+}
+
+/** A contact person of a B3 order. */
+export interface OrderContact {
+  name?: string;
+  email?: string;
+}
+
+/** A consent record exactly as the storefront sent it (spec "Consent object"). */
+export interface ConsentRecord {
+  agreed: boolean;
+  wording: string;
+  given_at: string;
+}
+
+/**
+ * A storefront order, written by checkout before the payment intent is created. Buyer
+ * fields use the spec's request names, as validated (optional ones absent when not sent),
+ * with the spec's fallbacks applied (B2 customer_name ⇄ shipping_address.name; B3 shipping
+ * name and company_name from first + last name). `sms_opt_in` is true or false only when the
+ * request said so with a JSON boolean, absent otherwise.
+ */
+export interface OrderItem {
+  PK: string; SK: string;
+  type: 'order';
+  id: string;
+  endpoint: CheckoutEndpoint;
+  status: OrderStatus;
+  lines: OrderLine[];
+  currency: 'GBP';
+  subtotal: string;
+  tax_amount: string;
+  amount_total: string;
+  /** amount_total in pence: the amount of the payment intent. */
+  amount_total_pence: number;
+  /** VAT rate applied, as a percentage string ("20", "25.5", "0"), and the country it is for. */
+  vat_rate: string;
+  vat_country: string;
+  customer_email: string;
+  /** customer_email lower-cased: the account key. */
+  customer_email_lower: string;
+  customer_country: string;
+  customer_name?: string;
+  customer_phone?: string;
+  customer_id?: string;
+  sms_opt_in?: boolean;
+  customer_first_name?: string;
+  customer_last_name?: string;
+  company_name?: string;
+  company_registration_number?: string;
+  vat_registration_number?: string;
+  title?: string;
+  purchasing_contact?: OrderContact;
+  invoice_contact?: OrderContact;
+  head_user?: OrderContact;
+  marketing_consent?: ConsentRecord;
+  data_processing_consent?: ConsentRecord;
+  shipping_address?: OrderAddress;
+  billing_address?: OrderAddress;
+  /** Stock held for the order (empty for top-ups and IoT) and when the holds lapse (epoch seconds). */
+  held_units: HeldStockUnit[];
+  hold_expires_at?: number;
+  payment_intent_id?: string;
+  /** Why the order failed (e.g. `stripe_error`). */
+  failure_reason?: string;
+  created_at: string;
+  updated_at: string;
+  /** Set by fulfilment (shared/fulfilment, docs/fulfilment.md). */
+  paid_at?: string;
+  fulfilled_at?: string;
+  /** Why a person must look at the order (status `review_required`); nothing was provisioned after it. */
+  review_reason?: string;
+  /** The account the order was fulfilled to (its key e-mail). */
+  account_email?: string;
+  /** The SMS decision, taken once (SMS rules): the number to text, or null for no SMS. */
+  sms_to?: string | null;
+  /** Why there is no SMS for this order (when sms_to is null). */
+  sms_skip_reason?: string;
+  /** The single fulfilment worker of the order and until when it holds the order (epoch ms). */
+  fulfilment_lease_owner?: string;
+  fulfilment_lease_until?: number;
+}
+
+/** The state of one side effect of an order's fulfilment (docs/fulfilment.md, "Exactly once"). */
+export type FulfilmentEffectStatus = 'pending' | 'done' | 'failed' | 'unknown';
+
+/**
+ * One side effect of an order's fulfilment. A message (e-mail, SMS, notification) is claimed
+ * (`pending`) before it is sent and marked `done` after; a claim found `pending` by a later
+ * worker is `unknown` and never repeated. Database effects are recorded `done` after they ran.
+ */
+export interface FulfilmentEffectItem {
+  PK: string; SK: string;
+  type: 'fulfilment_effect';
+  order_id: string;
+  effect: string;
+  status: FulfilmentEffectStatus;
+  /** Token of the worker that claimed it. */
+  claim: string;
+  claimed_at: string;
+  completed_at?: string;
+  /** What the effect produced (provider message id, units, ...) or why it failed. */
+  detail?: Record<string, unknown>;
+}
+
+/** The dispatch task of a B2 order: held SIMs assigned to the order, awaiting a person to post them. */
+export interface FulfilmentTaskItem {
+  PK: string; SK: string; GSI1PK: string; GSI1SK: string;
+  type: 'fulfilment_task';
+  order_id: string;
+  status: 'awaiting_dispatch';
+  units: HeldStockUnit[];
+  lines: OrderLine[];
+  customer_email: string;
+  customer_name?: string;
+  customer_phone?: string;
+  shipping_address?: OrderAddress;
+  created_at: string;
+}
+
+/**
+ * An Idempotency-Key of a storefront endpoint (24 hours, TTL `expires_at`). `in_progress`
+ * while the first request runs (`lock_expires_at` bounds how long a crashed request blocks
+ * the key), then `completed` with the response to replay. A request that fails deletes it.
+ */
+export interface IdempotencyItem {
+  PK: string; SK: string;
+  type: 'idempotency';
+  endpoint: CheckoutEndpoint;
+  /** SHA-256 (hex) of the request body in canonical JSON. */
+  request_hash: string;
+  status: 'in_progress' | 'completed';
+  /** Token of the request that holds the key (only it may complete or release it). */
+  owner: string;
+  lock_expires_at: number;
+  response_status?: number;
+  response_body?: string;
+  order_id?: string;
+  created_at: string;
+  expires_at: number;
 }

@@ -22,12 +22,37 @@ export const key = {
   account: (email: string) => ({ PK: `ACCOUNT#${email.toLowerCase()}`, SK: 'ACCOUNT' }),
   device: (iccid: string) => ({ PK: `DEVICE#${iccid}`, SK: 'DEVICE' }),
   order: (orderId: string) => ({ PK: `ORDER#${orderId}`, SK: 'ORDER' }),
+  /** Area A rate-limit counters of one user with one customer group's API key (shared/rate-limit). */
+  rateLimit: (userId: string, customerId: string) => ({ PK: `RATE#${userId}`, SK: `CUSTOMER#${customerId}` }),
+  /** An Idempotency-Key of a storefront endpoint; `keyHash` is the SHA-256 (hex) of the header value. */
+  idempotency: (endpoint: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${endpoint}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+  /** One side effect of an order's fulfilment (shared/fulfilment), in the order's partition. */
+  fulfilmentEffect: (orderId: string, effect: string) => ({ PK: `ORDER#${orderId}`, SK: `EFFECT#${effect}` }),
+  /** The dispatch task of a B2 order (a person picks, assigns and posts the SIMs), in the order's partition. */
+  fulfilmentTask: (orderId: string) => ({ PK: `ORDER#${orderId}`, SK: 'FULFILMENT_TASK' }),
+  /** A top-up applied to a device by one line of one order. */
+  deviceTopup: (iccid: string, orderId: string, lineIndex: number) => ({
+    PK: `DEVICE#${iccid}`,
+    SK: `TOPUP#${orderId}#${String(lineIndex).padStart(2, '0')}`,
+  }),
+};
+
+/** Sort keys used as bounds of range queries within a partition. */
+export const sortKey = {
+  /** The sort key of a SIM within a `SCOPE#` partition (same format as key.simScope). */
+  simScope: (simId: number) => `SIM#${padId(simId)}`,
+  /** The SIM id of a `SCOPE#` partition's sort key; undefined when it is not one. */
+  simIdOfScope: (value: string): number | undefined => (/^SIM#\d+$/.test(value) ? Number(value.slice(4)) : undefined),
 };
 
 /** Partition keys that are queried as a whole. */
 export const partition = {
   simScope: (customerId: string) => `SCOPE#${customerId}`,
   stock: (kind: string) => `STOCK#${kind}`,
+  /** An order with its fulfilment effects and task (key.order, key.fulfilmentEffect, key.fulfilmentTask). */
+  order: (orderId: string) => `ORDER#${orderId}`,
+  /** A device with its top-ups (key.device, key.deviceTopup). */
+  device: (iccid: string) => `DEVICE#${iccid}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */
@@ -36,6 +61,11 @@ export const gsi1 = {
   customerByName: (name: string, customerId: string) => ({ GSI1PK: `CUSTOMER_NAME#${name}`, GSI1SK: `CUSTOMER#${customerId}` }),
   tokenOfUser: (userId: string, prefix: string) => ({ GSI1PK: `USER#${userId}`, GSI1SK: `TOKEN#${prefix}` }),
   accountByCustomerId: (customerId: string) => ({ GSI1PK: `STOREFRONT_CUSTOMER#${customerId}`, GSI1SK: 'ACCOUNT' }),
+  /** Fulfilment tasks by status, oldest first (the operations team's work list). */
+  fulfilmentTaskByStatus: (status: string, createdAt: string, orderId: string) => ({
+    GSI1PK: `FULFILMENT_TASKS#${status}`,
+    GSI1SK: `${createdAt}#${orderId}`,
+  }),
 };
 
 /** GSI1 partition values that are queried as a whole. */
@@ -44,4 +74,13 @@ export const gsi1Partition = {
   customerByName: (name: string) => `CUSTOMER_NAME#${name}`,
   tokensOfUser: (userId: string) => `USER#${userId}`,
   accountByCustomerId: (customerId: string) => `STOREFRONT_CUSTOMER#${customerId}`,
+  fulfilmentTasksByStatus: (status: string) => `FULFILMENT_TASKS#${status}`,
+};
+
+/** Sort-key prefixes queried with begins_with. */
+export const sortKeyPrefix = {
+  /** Every fulfilment effect of an order (with key.fulfilmentEffect). */
+  fulfilmentEffect: 'EFFECT#',
+  /** Every top-up of a device (with key.deviceTopup). */
+  deviceTopup: 'TOPUP#',
 };

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { readCheckoutConfig } from '../config/checkout-env';
+import { readConfig } from '../config/env';
+import { getSecret } from '../config/secrets';
+import { documentClient } from '../db/client';
+import { stripeGateway, type PaymentGateway } from '../payments/stripe';
+import { rateTableTaxCalculator, type TaxCalculator } from './tax';
+
+/**
+ * Everything a checkout talks to, passed in so that tests can swap any adapter (a failing
+ * tax calculator, a controllable clock) without mocking the AWS SDK.
+ */
+export interface CheckoutDeps {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  /** The clock. */
+  now: () => Date;
+  /** A fresh order id (a UUID). */
+  newOrderId: () => string;
+  taxCalculator: TaxCalculator;
+  /** The payment gateway for the configured secret key, or undefined when no key is configured. */
+  paymentGateway: () => Promise<PaymentGateway | undefined>;
+  /** How long a stock hold lasts. */
+  stockHoldMinutes: number;
+}
+
+/**
+ * The deps of a deployed or local function, from its configuration. The Stripe secret key
+ * (and STRIPE_API_BASE) are looked up per request through getSecret, which caches Secrets
+ * Manager reads, so a key configured or rotated later is picked up; the Stripe client
+ * itself is built once per key.
+ */
+export const checkoutDepsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): CheckoutDeps => {
+  const config = readConfig(env);
+  const checkoutConfig = readCheckoutConfig(env);
+  return {
+    db: documentClient(config),
+    tableName: config.tableName,
+    now: () => new Date(),
+    newOrderId: () => randomUUID(),
+    taxCalculator: rateTableTaxCalculator(),
+    paymentGateway: async () => {
+      const secretKey = await getSecret('STRIPE_SECRET_KEY', env);
+      return secretKey ? stripeGateway(secretKey, env.STRIPE_API_BASE || undefined) : undefined;
+    },
+    stockHoldMinutes: checkoutConfig.stockHoldMinutes,
+  };
+};
+
+let containerDeps: CheckoutDeps | undefined;
+
+/** The deps of this container, built on first use and reused by every invocation. */
+export const containerCheckoutDeps = (): CheckoutDeps => (containerDeps ??= checkoutDepsFromEnvironment());
