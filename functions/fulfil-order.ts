@@ -1,10 +1,11 @@
+import { fulfilmentRecordProcessor } from '../shared/fulfilment/consumer';
+import { containerFulfilmentDeps } from '../shared/fulfilment/deps';
 import { sqsConsumer } from '../shared/queues/consumer';
 
 /**
- * Consumer of the fulfilment queue (spec Events 2). Fulfilment is built by the fulfilment
- * issue (#6); until then nothing enqueues here, and a message that arrives anyway is failed
- * so that it lands in the dead-letter queue instead of being lost.
+ * Consumer of the fulfilment queue (spec Events 2; docs/fulfilment.md): each message is one
+ * verified Stripe payment event; the order is fulfilled, failed or cancelled, each side
+ * effect exactly once. A failing message is retried alone and, after the queue's receive
+ * count, lands in the dead-letter queue, logged with its order id.
  */
-export const handler = sqsConsumer('fulfil-order', async () => {
-  throw new Error('order fulfilment is not implemented yet (issue #6)');
-});
+export const handler = sqsConsumer('fulfil-order', fulfilmentRecordProcessor(containerFulfilmentDeps));

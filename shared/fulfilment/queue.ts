@@ -1,0 +1,26 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { ServiceConfig } from '../config/env';
+import type { FulfilmentMessage } from './message';
+
+/** Puts payment events onto the fulfilment queue. */
+export interface FulfilmentQueue {
+  enqueue(message: FulfilmentMessage): Promise<void>;
+}
+
+const clients = new Map<string, SQSClient>();
+
+/**
+ * The fulfilment queue over SQS (SendMessage to FULFILMENT_QUEUE_URL). The client is built
+ * once per container; locally it points at the SQS emulator.
+ */
+export const sqsFulfilmentQueue = (config: Pick<ServiceConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
+  enqueue: async (message) => {
+    const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
+    let client = clients.get(cacheKey);
+    if (!client) {
+      client = new SQSClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
+      clients.set(cacheKey, client);
+    }
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+  },
+});

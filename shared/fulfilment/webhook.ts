@@ -1,0 +1,102 @@
+import Stripe from 'stripe';
+import { ApiError } from '../http/api-error';
+import { paymentEventTypes, type FulfilmentMessage, type PaymentEventType } from './message';
+import type { FulfilmentQueue } from './queue';
+
+/** Stripe's own tolerance for the signature's timestamp: five minutes. */
+export const signatureToleranceSeconds = 300;
+
+/** What the webhook talks to. */
+export interface WebhookDeps {
+  /** STRIPE_WEBHOOK_SECRET (`whsec_...`), undefined when not configured. */
+  webhookSecret: () => Promise<string | undefined>;
+  /** The fulfilment queue, undefined when FULFILMENT_QUEUE_URL is not configured. */
+  queue: () => FulfilmentQueue | undefined;
+}
+
+/** One webhook request: the body exactly as Stripe sent it, and its Stripe-Signature header. */
+export interface WebhookRequest {
+  rawBody: Buffer;
+  signature: string | undefined;
+}
+
+/** The 200 answer to every verified event, acted on or not. */
+export interface WebhookAnswer {
+  received: true;
+}
+
+const invalidSignature = () =>
+  new ApiError(400, 'invalid_signature', 'The Stripe-Signature header is missing or does not match the body.');
+
+const log = (level: 'INFO' | 'WARN' | 'ERROR', message: string, details: Record<string, unknown>) => {
+  const line = JSON.stringify({ level, message, ...details });
+  if (level === 'ERROR') console.error(line);
+  else if (level === 'WARN') console.warn(line);
+  else console.log(line);
+};
+
+/** The payment intent of a payment_intent.* event, as far as fulfilment reads it. */
+interface IntentFields {
+  id?: unknown;
+  amount?: unknown;
+  amount_received?: unknown;
+  currency?: unknown;
+  metadata?: { order_id?: unknown } | null;
+}
+
+/**
+ * Receives one Stripe webhook delivery. The signature is verified on the raw bytes with the
+ * Stripe SDK (constructEvent: HMAC-SHA256 under STRIPE_WEBHOOK_SECRET, timestamp within five
+ * minutes); a missing or bad one is 400 `invalid_signature` and nothing happens. A verified
+ * payment_intent.succeeded / payment_failed / canceled event whose intent carries
+ * metadata.order_id is put on the fulfilment queue; every other event is acknowledged and
+ * ignored. Nothing else is done here, so Stripe gets its 2xx fast; the amount is checked
+ * against the order by the consumer.
+ */
+export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequest): Promise<WebhookAnswer> => {
+  const secret = await deps.webhookSecret();
+  if (!secret) {
+    log('ERROR', 'STRIPE_WEBHOOK_SECRET is not configured; Stripe events are refused', {});
+    throw new ApiError(503, 'webhook_not_configured', 'The Stripe webhook is not configured in this environment.');
+  }
+  if (!request.signature) throw invalidSignature();
+  let event: { id: string; type: string; created: number; data: { object: unknown } };
+  try {
+    event = Stripe.webhooks.constructEvent(request.rawBody, request.signature, secret, signatureToleranceSeconds) as typeof event;
+  } catch (error) {
+    if ((error as { type?: string }).type === 'StripeSignatureVerificationError') throw invalidSignature();
+    // Signed by Stripe but not JSON: nothing to act on.
+    throw new ApiError(400, 'invalid_payload', 'The event body is not valid JSON.');
+  }
+
+  if (!(paymentEventTypes as readonly string[]).includes(event.type)) {
+    log('INFO', 'stripe event ignored', { eventId: event.id, type: event.type });
+    return { received: true };
+  }
+  const intent = (event.data?.object ?? {}) as IntentFields;
+  const orderId = intent.metadata?.order_id;
+  if (typeof orderId !== 'string' || orderId === '' || typeof intent.id !== 'string') {
+    log('WARN', 'payment event without metadata.order_id ignored', { eventId: event.id, type: event.type, paymentIntentId: intent.id });
+    return { received: true };
+  }
+  const type = event.type as PaymentEventType;
+  const reported = type === 'payment_intent.succeeded' ? intent.amount_received : intent.amount;
+  const message: FulfilmentMessage = {
+    event_id: event.id,
+    type,
+    created: Number.isSafeInteger(event.created) ? event.created : 0,
+    order_id: orderId,
+    payment_intent_id: intent.id,
+    // A missing or odd amount is sent as -1: it matches no order, so the order is flagged for review.
+    amount: Number.isSafeInteger(reported) ? (reported as number) : -1,
+    currency: typeof intent.currency === 'string' ? intent.currency : '',
+  };
+  const queue = deps.queue();
+  if (!queue) {
+    // 500: Stripe retries the delivery until the queue is configured.
+    throw new Error('FULFILMENT_QUEUE_URL is not configured; the payment event could not be queued');
+  }
+  await queue.enqueue(message);
+  log('INFO', 'payment event queued for fulfilment', { eventId: event.id, type, orderId, paymentIntentId: intent.id });
+  return { received: true };
+};
