@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -8,6 +9,7 @@ import type { Construct } from 'constructs';
 import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/queues/definitions';
 import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from './routes';
 import { OperationsAlarms } from './constructs/operations-alarms';
+import { OperationsNotifications } from './constructs/operations-notifications';
 import { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceResources } from './constructs/service-function';
 import { secretPhysicalName, ServiceSecrets } from './constructs/service-secrets';
@@ -37,6 +39,16 @@ export interface ServiceStackProps extends StackProps {
   publicBaseUrl?: string;
   /** X-Ray tracing of the API stage (default off). */
   tracing?: boolean;
+  /**
+   * Sender address of the e-mails (EMAIL_FROM), given to the functions whose access says
+   * `sendsEmail`; it must belong to a verified SES identity. Unset, those e-mails cannot be
+   * sent: fulfilment fails its messages into the dead-letter queue (and synth warns).
+   */
+  emailFrom?: string;
+  /** The verified SES identity the functions may send as; defaults to the domain of emailFrom. */
+  emailIdentity?: string;
+  /** E-mail address subscribed to the operations notifications topic. */
+  operationsEmail?: string;
 }
 
 /** Stage-wide API Gateway throttling; Area A's per-user limits are enforced in the functions. */
@@ -77,6 +89,7 @@ export class ServiceStack extends Stack {
   readonly consumerFunctions = new Map<QueueName, ServiceFunction>();
   readonly api: ServiceApi;
   readonly alarms: OperationsAlarms;
+  readonly notifications: OperationsNotifications;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -167,6 +180,9 @@ export class ServiceStack extends Stack {
     ];
     for (const sender of smsSenders) sender.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
 
+    this.notifications = new OperationsNotifications(this, 'OperationsNotifications', { email: props.operationsEmail });
+    this.grantEmailAndNotifications(routes, queues, props);
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (stage included)' });
     new CfnOutput(this, 'TableName', { value: this.serviceTable.table.tableName, description: 'The service table' });
     for (const [name, workQueue] of this.workQueues) {
@@ -183,5 +199,46 @@ export class ServiceStack extends Stack {
       });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operations alarms topic' });
+    new CfnOutput(this, 'NotificationTopicArn', {
+      value: this.notifications.topic.topicArn,
+      description: 'Operations notifications topic (orders awaiting a person)',
+    });
+  }
+
+  /**
+   * Lets exactly the functions whose access says so send e-mail through SES (as the one
+   * verified identity, with EMAIL_FROM) and publish to the operations notifications topic
+   * (with OPERATIONS_TOPIC_ARN).
+   */
+  private grantEmailAndNotifications(routes: RouteDefinition[], queues: QueueDefinition[], props: ServiceStackProps): void {
+    const owners = [
+      ...routes.map((route) => ({ access: route.access, fn: this.routeFunctions.get(route.name)! })),
+      ...queues.map((queue) => ({ access: queue.access, fn: this.consumerFunctions.get(queue.name)! })),
+    ];
+    const identity = props.emailIdentity ?? props.emailFrom?.split('@')[1];
+    for (const { access, fn } of owners) {
+      if (access.sendsEmail) {
+        if (props.emailFrom && identity) {
+          fn.function.addEnvironment('EMAIL_FROM', props.emailFrom);
+          fn.role.addToPrincipalPolicy(
+            new PolicyStatement({
+              actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+              resources: [
+                this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+              ],
+            }),
+          );
+        } else {
+          Annotations.of(fn).addWarningV2(
+            'service:email-not-configured',
+            'No emailFrom context: this function cannot send e-mail until the stack is deployed with -c emailFrom=...',
+          );
+        }
+      }
+      if (access.notifiesOperations) {
+        this.notifications.topic.grantPublish(fn.role);
+        fn.function.addEnvironment('OPERATIONS_TOPIC_ARN', this.notifications.topic.topicArn);
+      }
+    }
   }
 }

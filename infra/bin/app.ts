@@ -13,6 +13,9 @@ if (!/^[a-z][a-z0-9-]{0,30}$/.test(stage)) {
 }
 const smsProviderUrl = app.node.tryGetContext('smsProviderUrl') as string | undefined;
 const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;
+const emailFrom = app.node.tryGetContext('emailFrom') as string | undefined;
+const emailIdentity = app.node.tryGetContext('emailIdentity') as string | undefined;
+const operationsEmail = app.node.tryGetContext('operationsEmail') as string | undefined;
 const tracing = String(app.node.tryGetContext('tracing') ?? 'false') === 'true';
 
 new ServiceStack(app, `SimCheckoutService-${stage}`, {
@@ -20,6 +23,9 @@ new ServiceStack(app, `SimCheckoutService-${stage}`, {
   smsProviderUrl,
   publicBaseUrl,
   tracing,
+  emailFrom,
+  emailIdentity,
+  operationsEmail,
   description: `SIM developer API and storefront checkout (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
