@@ -215,7 +215,9 @@ export class ServiceStack extends Stack {
       ...routes.map((route) => ({ access: route.access, fn: this.routeFunctions.get(route.name)! })),
       ...queues.map((queue) => ({ access: queue.access, fn: this.consumerFunctions.get(queue.name)! })),
     ];
-    const identity = props.emailIdentity ?? props.emailFrom?.split('@')[1];
+    // emailFrom may be a display form, `Shop <orders@shop.example.net>`: the identity is the address's domain.
+    const senderAddress = props.emailFrom ? (/<([^<>]+)>\s*$/.exec(props.emailFrom)?.[1] ?? props.emailFrom).trim() : undefined;
+    const identity = props.emailIdentity ?? senderAddress?.split('@')[1];
     for (const { access, fn } of owners) {
       if (access.sendsEmail) {
         if (props.emailFrom && identity) {

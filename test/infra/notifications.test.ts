@@ -79,6 +79,13 @@ describe('e-mail and operations notifications in the stack', () => {
     expect(findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split('\n')[0]}`)).toEqual([]);
   });
 
+  it('derives the SES identity from a display-form sender address', () => {
+    const display = synthesise({ stage: 'dev', emailFrom: 'SIM Shop <orders@mail.example.org>' }, 'SimCheckoutService-display');
+    const resources = JSON.stringify(display.json.Resources);
+    expect(resources).toContain(':identity/mail.example.org');
+    expect(resources).not.toContain('example.org>');
+  });
+
   it('warns at synth when no sender address is configured', () => {
     const withoutEmail = synthesise({ stage: 'dev' }, 'SimCheckoutService-noemail');
     const warnings = withoutEmail.annotations.findWarning('*', Match.stringLikeRegexp('.*cannot send e-mail.*'));
