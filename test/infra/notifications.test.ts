@@ -83,7 +83,8 @@ describe('e-mail and operations notifications in the stack', () => {
     const display = synthesise({ stage: 'dev', emailFrom: 'SIM Shop <orders@mail.example.org>' }, 'SimCheckoutService-display');
     const resources = JSON.stringify(display.json.Resources);
     expect(resources).toContain(':identity/mail.example.org');
-    expect(resources).not.toContain('example.org>');
+    expect(resources).not.toContain(':identity/mail.example.org>');
+    expect(resources).toContain('"EMAIL_FROM":"SIM Shop <orders@mail.example.org>"');
   });
 
   it('warns at synth when no sender address is configured', () => {
