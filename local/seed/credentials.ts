@@ -1,8 +1,10 @@
-/** Shape of a bearer token: `bearer_<prefix>_<secret>`, prefix alphanumeric, secret printable ASCII. */
-export const bearerTokenPattern = /^bearer_([A-Za-z0-9]+)_([\x21-\x7E]+)$/;
+import { credentialPatterns } from '../../shared/auth/credentials';
 
-/** Shape of an API key: `devkey_<prefix>_<secret>`, prefix alphanumeric, secret printable ASCII. */
-export const apiKeyPattern = /^devkey_([A-Za-z0-9]+)_([\x21-\x7E]+)$/;
+/** Shape of a bearer token: `bearer_<prefix>_<secret>`, as authentication parses it (prefix alphanumeric, secret printable ASCII). */
+export const bearerTokenPattern = credentialPatterns.bearer;
+
+/** Shape of an API key: `devkey_<prefix>_<secret>`, as authentication parses it (prefix alphanumeric, secret printable ASCII). */
+export const apiKeyPattern = credentialPatterns.devkey;
 
 /** The prefix (lookup key) of a bearer token or API key of the right shape; undefined otherwise. */
 export const credentialPrefix = (value: unknown, pattern: RegExp): string | undefined =>

@@ -2,6 +2,7 @@
  * Turns a validated seed document into the single table's items (shared/db/items.ts), keys
  * from shared/db/keys.ts. Pure: nothing is written here (see ./load.ts).
  */
+import { credentialHash } from '../../shared/auth/credentials';
 import type {
   AccountItem,
   ApiKeyItem,
@@ -17,12 +18,11 @@ import type {
   UserItem,
 } from '../../shared/db/items';
 import { gsi1, key } from '../../shared/db/keys';
+import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
 import { formatHundredths, normaliseDecimal, toHundredths } from './decimal';
-import { secretHash } from './hash';
 import { customerPaths } from './paths';
 import type { SeedDocument } from './schema';
-import { parseIsoWithOffset } from './timestamp';
 
 /** `now` as an ISO-8601 string with an explicit +00:00 offset. */
 const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
@@ -74,7 +74,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
       ...gsi1.tokenOfUser(user.id, prefix),
       type: 'bearer_token',
       prefix,
-      secret_hash: secretHash(token.token),
+      secret_hash: credentialHash(token.token),
       user_id: user.id,
       revoked: token.revoked,
       user_active: user.active,
@@ -89,7 +89,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
       ...key.apiKey(prefix),
       type: 'api_key',
       prefix,
-      secret_hash: secretHash(apiKey.key),
+      secret_hash: credentialHash(apiKey.key),
       customer_id: apiKey.customer,
       customer_path: pathOf(apiKey.customer),
       revoked: apiKey.revoked,
@@ -131,7 +131,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   const simScopes: SimScopeItem[] = [];
   for (const sim of document.sims) {
     const updatedAt = sim.updated_at ?? defaultUpdatedAt;
-    const updatedAtMs = parseIsoWithOffset(updatedAt)!;
+    const updatedAtMs = parseIsoDateTime(updatedAt, { requireOffset: true })!;
     const path = pathOf(sim.customer);
     sims.push({
       ...key.sim(sim.id),

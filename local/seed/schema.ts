@@ -4,9 +4,9 @@
  * afterwards, in ./validate.ts. Every message completes the sentence "<field> ...".
  */
 import * as v from 'valibot';
+import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { apiKeyPattern, bearerTokenPattern } from './credentials';
 import { decimalPattern } from './decimal';
-import { parseIsoWithOffset } from './timestamp';
 
 /** SIM status values (SPEC.md, "SIM status"). */
 export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
@@ -32,7 +32,7 @@ const picklist = <T extends readonly [string, ...string[]]>(values: T) => v.pick
 const isoWithOffset = () =>
   v.pipe(
     v.string('must be a string'),
-    v.check((value) => parseIsoWithOffset(value) !== undefined, 'must be an ISO-8601 date-time with a UTC offset, such as "2026-11-20T10:00:00+00:00"'),
+    v.check((value) => parseIsoDateTime(value, { requireOffset: true }) !== undefined, 'must be an ISO-8601 date-time with a UTC offset, such as "2026-11-20T10:00:00+00:00"'),
   );
 const entry = <T extends v.ObjectEntries>(entries: T) => v.strictObject(entries, 'must be an object');
 const section = <T extends v.GenericSchema>(item: T) => v.nullish(v.array(item, 'must be an array'), () => []);

@@ -5,6 +5,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
 import type { ApiKeyItem, BearerTokenItem, CustomerItem, UserItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
 import { credentialHash, generateCredential, prefixOf } from './credentials';
@@ -32,10 +33,10 @@ export interface IssuedCredential {
   value: string;
 }
 
-const isConditionFailure = (error: unknown): boolean => {
-  const name = (error as Error)?.name;
-  if (name === 'ConditionalCheckFailedException') return true;
-  if (name !== 'TransactionCanceledException') return false;
+/** A failed condition: of a single write, or one that cancelled a transaction. */
+const conditionFailed = (error: unknown): boolean => {
+  if (isConditionFailure(error)) return true;
+  if (!isTransactionCanceled(error)) return false;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
 };
@@ -85,7 +86,7 @@ export const issueBearerToken = async (deps: AdminDeps, userId: string): Promise
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError('the user changed or the prefix is taken; run the command again');
+    if (conditionFailed(error)) throw new AdminError('the user changed or the prefix is taken; run the command again');
     throw error;
   }
   return { prefix: credential.prefix, value: credential.value };
@@ -124,27 +125,24 @@ export const issueApiKey = async (deps: AdminDeps, customerId: string): Promise<
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError('the customer was removed or the prefix is taken; run the command again');
+    if (conditionFailed(error)) throw new AdminError('the customer was removed or the prefix is taken; run the command again');
     throw error;
   }
   return { prefix: credential.prefix, value: credential.value };
 };
 
 const revoke = async (deps: AdminDeps, itemKey: { PK: string; SK: string }, what: string): Promise<void> => {
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: itemKey,
-        UpdateExpression: 'SET revoked = :true',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError(`no ${what}`);
-    throw error;
-  }
+  const revoked = await sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: itemKey,
+      UpdateExpression: 'SET revoked = :true',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
+  if (!revoked) throw new AdminError(`no ${what}`);
 };
 
 /** Revokes a bearer token, named by its prefix or the whole token; effective on the next request. */

@@ -10,7 +10,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 /** Which credential a string is. */
 export type CredentialKind = 'bearer' | 'devkey';
 
-const patterns: Record<CredentialKind, RegExp> = {
+/**
+ * The shape of each credential: `<kind>_<prefix>_<secret>`, prefix letters and digits (group 1),
+ * secret printable ASCII (group 2). The seed loader checks its credentials against these, so
+ * that it accepts exactly what authentication parses.
+ */
+export const credentialPatterns: Readonly<Record<CredentialKind, RegExp>> = {
   bearer: /^bearer_([A-Za-z0-9]+)_([\x21-\x7E]+)$/,
   devkey: /^devkey_([A-Za-z0-9]+)_([\x21-\x7E]+)$/,
 };
@@ -23,7 +28,7 @@ export interface ParsedCredential {
 
 /** The credential if `value` has the shape of `kind`; undefined otherwise. */
 export const parseCredential = (kind: CredentialKind, value: string): ParsedCredential | undefined => {
-  const match = patterns[kind].exec(value);
+  const match = credentialPatterns[kind].exec(value);
   return match ? { value, prefix: match[1]! } : undefined;
 };
 

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { CheckoutEndpoint, IdempotencyItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
@@ -96,21 +97,18 @@ export const withIdempotency = async (
       created_at: store.now().toISOString(),
       expires_at: now + idempotencyTimings.retentionSeconds,
     };
-    try {
-      await store.db.send(
-        new PutCommand({
-          TableName: store.tableName,
-          Item: record,
-          ConditionExpression:
-            'attribute_not_exists(PK) OR expires_at < :now OR (#status = :inProgress AND lock_expires_at < :now AND request_hash = :hash)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':now': now, ':inProgress': 'in_progress', ':hash': requestHash },
-        }),
-      );
-      break;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    const claimed = await sendUnlessConditionFails(
+      store.db,
+      new PutCommand({
+        TableName: store.tableName,
+        Item: record,
+        ConditionExpression:
+          'attribute_not_exists(PK) OR expires_at < :now OR (#status = :inProgress AND lock_expires_at < :now AND request_hash = :hash)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':now': now, ':inProgress': 'in_progress', ':hash': requestHash },
+      }),
+    );
+    if (claimed) break;
 
     const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: itemKey, ConsistentRead: true }));
     const existing = Item as IdempotencyItem | undefined;
@@ -155,7 +153,7 @@ export const withIdempotency = async (
         }),
       )
       .catch((releaseError: Error) => {
-        if (releaseError.name !== 'ConditionalCheckFailedException') {
+        if (!isConditionFailure(releaseError)) {
           console.error(JSON.stringify({ level: 'ERROR', message: 'idempotency key release failed', error: releaseError.message }));
         }
       });

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { OrderItem } from '../db/items';
 import { key } from '../db/keys';
 
@@ -35,20 +36,17 @@ export const attachPaymentIntent = async (
 
 /** Marks a pending order failed (its holds are released by the caller); a no-op when it moved on already. */
 export const markOrderFailed = async (store: OrderStore, orderId: string, reason: string, now: string): Promise<void> => {
-  try {
-    await store.db.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: key.order(orderId),
-        UpdateExpression: 'SET #status = :failed, failure_reason = :reason, updated_at = :now',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':reason': reason, ':now': now },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await sendUnlessConditionFails(
+    store.db,
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: key.order(orderId),
+      UpdateExpression: 'SET #status = :failed, failure_reason = :reason, updated_at = :now',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':reason': reason, ':now': now },
+    }),
+  );
 };
 
 /** One order by id (strongly consistent), or undefined. */

@@ -1,10 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
 import type { HeldStockUnit, StockUnitItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { ApiError } from '../http/api-error';
@@ -89,9 +89,7 @@ const holdUnits = async (store: StockStore, request: HoldRequest, iccids: string
   } catch (error) {
     // A unit taken meanwhile (ConditionalCheckFailed) or a concurrent transaction on one of
     // them (TransactionConflict): nothing of this transaction was written; try other units.
-    if (error instanceof TransactionCanceledException || (error as Error).name === 'TransactionCanceledException') {
-      return false;
-    }
+    if (isTransactionCanceled(error)) return false;
     throw error;
   }
 };
@@ -135,20 +133,17 @@ export const holdStock = async (store: StockStore, request: HoldRequest): Promis
  */
 export const releaseStock = async (store: StockStore, orderId: string, units: HeldStockUnit[]): Promise<void> => {
   await Promise.all(
-    units.map(async (unit) => {
-      try {
-        await store.db.send(
-          new UpdateCommand({
-            TableName: store.tableName,
-            Key: key.stockUnit(unit.kind, unit.iccid),
-            UpdateExpression: 'REMOVE held_by, hold_expires_at',
-            ConditionExpression: 'held_by = :order AND attribute_not_exists(assigned_order)',
-            ExpressionAttributeValues: { ':order': orderId },
-          }),
-        );
-      } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      }
-    }),
+    units.map((unit) =>
+      sendUnlessConditionFails(
+        store.db,
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: key.stockUnit(unit.kind, unit.iccid),
+          UpdateExpression: 'REMOVE held_by, hold_expires_at',
+          ConditionExpression: 'held_by = :order AND attribute_not_exists(assigned_order)',
+          ExpressionAttributeValues: { ':order': orderId },
+        }),
+      ),
+    ),
   );
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EmailAttachment } from './mailer';
+import type { EmailAttachment, EmailMessage } from './mailer';
 
 /** What goes into one MIME message. */
 export interface MimeInput {
@@ -145,3 +145,25 @@ export const buildMimeMessage = (input: MimeInput): string => {
     '',
   ].join(crlf);
 };
+
+/** Who sends: an adapter's EMAIL_FROM and the domain of its Message-IDs. */
+export interface MimeSender {
+  from: string;
+  messageIdDomain: string;
+}
+
+/**
+ * The MIME text of one message as the domain wrote it, sent by `sender` at `date`. Every
+ * adapter builds it here, so that the Message-ID is `<reference>@<domain>` whichever adapter
+ * sends it, and a person can match a message to its order effect.
+ */
+export const buildEmailMime = (message: EmailMessage, sender: MimeSender, date: Date): string =>
+  buildMimeMessage({
+    from: sender.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    attachments: message.attachments,
+    messageId: `${message.reference}@${sender.messageIdDomain}`,
+    date,
+  });

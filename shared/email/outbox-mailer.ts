@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EmailNotSentError, type Mailer } from './mailer';
-import { buildMimeMessage } from './mime';
+import { buildEmailMime } from './mime';
 
 /** Settings of the local outbox. */
 export interface OutboxMailerSettings {
@@ -27,15 +27,7 @@ const compactStamp = (date: Date): string => date.toISOString().replace(/[-:.]/g
 export const outboxMailer = (settings: OutboxMailerSettings): Mailer => ({
   send: async (message) => {
     const now = settings.now?.() ?? new Date();
-    const mime = buildMimeMessage({
-      from: settings.from,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      attachments: message.attachments,
-      messageId: `${message.reference}@${settings.messageIdDomain}`,
-      date: now,
-    });
+    const mime = buildEmailMime(message, settings, now);
     const reference = message.reference.replace(/[^A-Za-z0-9._-]/g, '_');
     const file = join(settings.directory, `${compactStamp(now)}-${reference}-${randomBytes(3).toString('hex')}.eml`);
     try {

@@ -1,6 +1,6 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { EmailNotSentError, type Mailer } from './mailer';
-import { buildMimeMessage } from './mime';
+import { buildEmailMime } from './mime';
 
 /** Settings of the SES adapter. */
 export interface SesMailerSettings {
@@ -36,15 +36,7 @@ export const sesMailer = (settings: SesMailerSettings): Mailer => ({
       client = new SESv2Client({ region: settings.region });
       clients.set(settings.region, client);
     }
-    const mime = buildMimeMessage({
-      from: settings.from,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      attachments: message.attachments,
-      messageId: `${message.reference}@${settings.messageIdDomain}`,
-      date: new Date(),
-    });
+    const mime = buildEmailMime(message, settings, new Date());
     try {
       const result = await client.send(
         new SendEmailCommand({

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { AccountItem, OrderItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
 import { buyerName } from '../invoices/invoice';
@@ -14,8 +15,6 @@ export interface ResolvedAccount {
   accountType: AccountItem['account_type'];
   matchedBy: 'customer_id' | 'email' | 'created';
 }
-
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 /**
  * The account type an order makes: B1 with a Business plan a business account, B1 otherwise
@@ -94,22 +93,11 @@ const createAccount = async (deps: FulfilmentDeps, order: OrderItem): Promise<Ac
     created_at: now,
     updated_at: now,
   };
-  try {
-    await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: account, ConditionExpression: 'attribute_not_exists(PK)' }));
-    return account;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-};
-
-/** One conditional update; a failed condition (a newer answer on file) is not an error. */
-const conditionalUpdate = async (deps: FulfilmentDeps, command: UpdateCommand): Promise<void> => {
-  try {
-    await deps.db.send(command);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const created = await sendUnlessConditionFails(
+    deps.db,
+    new PutCommand({ TableName: deps.tableName, Item: account, ConditionExpression: 'attribute_not_exists(PK)' }),
+  );
+  return created ? account : undefined;
 };
 
 /**
@@ -127,13 +115,14 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   const table = deps.tableName;
   const accountKey = key.account(account.email);
   const now = deps.now().toISOString();
-  const writes: Promise<void>[] = [];
+  // A conditional write that loses (a newer answer on file) is not an error: it is skipped.
+  const writes: Promise<unknown>[] = [];
   const newer = (attribute: string) => `attribute_not_exists(${attribute}) OR ${attribute} <= :at`;
 
   if (carriesSmsFields(order) && order.customer_phone) {
     writes.push(
-      conditionalUpdate(
-        deps,
+      sendUnlessConditionFails(
+        deps.db,
         new UpdateCommand({
           TableName: table,
           Key: accountKey,
@@ -146,8 +135,8 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   }
   if (carriesSmsFields(order) && order.sms_opt_in !== undefined) {
     writes.push(
-      conditionalUpdate(
-        deps,
+      sendUnlessConditionFails(
+        deps.db,
         new UpdateCommand({
           TableName: table,
           Key: accountKey,
@@ -161,21 +150,19 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   const orderEmail = order.customer_email_lower;
   const changedEmail = orderEmail !== account.email.toLowerCase();
   writes.push(
-    deps.db
-      .send(
-        new UpdateCommand({
-          TableName: table,
-          Key: accountKey,
-          UpdateExpression: `ADD order_emails :emails SET updated_at = :now${changedEmail ? ', contact_email = :email' : ''}`,
-          ExpressionAttributeValues: { ':emails': new Set([orderEmail]), ':now': now, ...(changedEmail ? { ':email': orderEmail } : {}) },
-        }),
-      )
-      .then(() => undefined),
+    deps.db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: accountKey,
+        UpdateExpression: `ADD order_emails :emails SET updated_at = :now${changedEmail ? ', contact_email = :email' : ''}`,
+        ExpressionAttributeValues: { ':emails': new Set([orderEmail]), ':now': now, ...(changedEmail ? { ':email': orderEmail } : {}) },
+      }),
+    ),
   );
   if (order.customer_id && !account.customer_id) {
     writes.push(
-      conditionalUpdate(
-        deps,
+      sendUnlessConditionFails(
+        deps.db,
         new UpdateCommand({
           TableName: table,
           Key: accountKey,
@@ -197,8 +184,8 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   }
   if (order.endpoint === 'iot' && account.account_type === 'reseller' && !account.company) {
     writes.push(
-      conditionalUpdate(
-        deps,
+      sendUnlessConditionFails(
+        deps.db,
         new UpdateCommand({
           TableName: table,
           Key: accountKey,

@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { DeviceItem, DeviceTopupItem, HeldStockUnit, OrderItem, OrderLine } from '../db/items';
 import { key } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
@@ -16,8 +17,6 @@ export interface AppliedTopup {
   sku: string;
   planName: string;
 }
-
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 /**
  * Pairs the order's units with its new-eSIM lines in line order (a line of quantity n takes
@@ -61,19 +60,16 @@ export const provisionDevices = async (deps: FulfilmentDeps, order: OrderItem, o
         plan_name: esim.planName,
         created_at: now,
       };
-      try {
-        await deps.db.send(
-          new PutCommand({
-            TableName: deps.tableName,
-            Item: device,
-            ConditionExpression: 'attribute_not_exists(PK) OR order_id = :order',
-            ExpressionAttributeValues: { ':order': order.id },
-          }),
-        );
-      } catch (error) {
-        if (isConditionFailure(error)) throw new Error(`eSIM ${esim.iccid} of order ${order.id} is already a device of another order`);
-        throw error;
-      }
+      const created = await sendUnlessConditionFails(
+        deps.db,
+        new PutCommand({
+          TableName: deps.tableName,
+          Item: device,
+          ConditionExpression: 'attribute_not_exists(PK) OR order_id = :order',
+          ExpressionAttributeValues: { ':order': order.id },
+        }),
+      );
+      if (!created) throw new Error(`eSIM ${esim.iccid} of order ${order.id} is already a device of another order`);
     }),
   );
 };
@@ -99,11 +95,7 @@ export const applyTopups = async (deps: FulfilmentDeps, order: OrderItem): Promi
         bought_by: order.customer_email_lower,
         created_at: now,
       };
-      try {
-        await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await sendUnlessConditionFails(deps.db, new PutCommand({ TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
     }),
   );
   return topups.map(({ iccid, sku, planName }) => ({ iccid, sku, planName }));

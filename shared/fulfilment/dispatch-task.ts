@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { FulfilmentTaskItem, HeldStockUnit, OrderItem } from '../db/items';
 import { gsi1, key } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
@@ -25,10 +26,6 @@ export const createDispatchTask = async (deps: FulfilmentDeps, order: OrderItem,
     ...(order.shipping_address ? { shipping_address: order.shipping_address } : {}),
     created_at: createdAt,
   };
-  try {
-    await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: task, ConditionExpression: 'attribute_not_exists(PK)' }));
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await sendUnlessConditionFails(deps.db, new PutCommand({ TableName: deps.tableName, Item: task, ConditionExpression: 'attribute_not_exists(PK)' }));
   return task;
 };

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import { key } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
 
@@ -10,7 +11,6 @@ export class OrderBusyError extends Error {
   }
 }
 
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -26,38 +26,32 @@ export const acquireOrderLease = async (deps: FulfilmentDeps, orderId: string): 
   const deadline = deps.now().getTime() + deps.leaseWaitMs;
   for (let attempt = 0; ; attempt += 1) {
     const now = deps.now().getTime();
-    try {
-      await deps.db.send(
-        new UpdateCommand({
-          TableName: deps.tableName,
-          Key: key.order(orderId),
-          UpdateExpression: 'SET fulfilment_lease_owner = :token, fulfilment_lease_until = :until',
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(fulfilment_lease_until) OR fulfilment_lease_until < :now)',
-          ExpressionAttributeValues: { ':token': token, ':until': now + deps.leaseMs, ':now': now },
-        }),
-      );
-      return token;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      if (deps.now().getTime() >= deadline) throw new OrderBusyError(orderId);
-      await sleep(Math.min(100 * 2 ** attempt, 1000));
-    }
+    const taken = await sendUnlessConditionFails(
+      deps.db,
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: key.order(orderId),
+        UpdateExpression: 'SET fulfilment_lease_owner = :token, fulfilment_lease_until = :until',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(fulfilment_lease_until) OR fulfilment_lease_until < :now)',
+        ExpressionAttributeValues: { ':token': token, ':until': now + deps.leaseMs, ':now': now },
+      }),
+    );
+    if (taken) return token;
+    if (deps.now().getTime() >= deadline) throw new OrderBusyError(orderId);
+    await sleep(Math.min(100 * 2 ** attempt, 1000));
   }
 };
 
 /** Gives the lease back (only if this worker still holds it). */
 export const releaseOrderLease = async (deps: FulfilmentDeps, orderId: string, token: string): Promise<void> => {
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: key.order(orderId),
-        UpdateExpression: 'REMOVE fulfilment_lease_owner, fulfilment_lease_until',
-        ConditionExpression: 'fulfilment_lease_owner = :token',
-        ExpressionAttributeValues: { ':token': token },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: key.order(orderId),
+      UpdateExpression: 'REMOVE fulfilment_lease_owner, fulfilment_lease_until',
+      ConditionExpression: 'fulfilment_lease_owner = :token',
+      ExpressionAttributeValues: { ':token': token },
+    }),
+  );
 };

@@ -1,4 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { FulfilmentEffectItem, HeldStockUnit, OrderItem, OrderStatus } from '../db/items';
 import { key, partition } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
@@ -8,8 +9,6 @@ export interface OrderWithEffects {
   order: OrderItem;
   effects: Map<string, FulfilmentEffectItem>;
 }
-
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 /**
  * The order and its effect records in one strongly consistent Query of the order's
@@ -61,22 +60,17 @@ export const moveOrder = async (
   from.forEach((status, index) => {
     values[`:from${index}`] = status;
   });
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: key.order(orderId),
-        UpdateExpression: `SET ${assignments.join(', ')}`,
-        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: key.order(orderId),
+      UpdateExpression: `SET ${assignments.join(', ')}`,
+      ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 };
 
 /** Writes fulfilment facts onto the order (the account it went to, the SMS decision, replaced holds). */

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { holdStock } from '../checkout/stock-holds';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { HeldStockUnit, OrderItem, StockUnitItem } from '../db/items';
 import { key } from '../db/keys';
 import { isApiError } from '../http/api-error';
@@ -9,34 +10,29 @@ import { setHeldUnits } from './orders';
 /** The units of a paid order, or why it could not have them. */
 export type StockAssignment = { units: HeldStockUnit[] } | { unavailable: string };
 
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
-
 /**
  * Turns one unit into an assignment to the order (`assigned_order`, hold removed): only while
  * the order holds it, or nobody does (a released or expired hold of this order that no other
  * checkout took). True when the unit is (now or already) the order's.
  */
 const assignUnit = async (deps: FulfilmentDeps, orderId: string, unit: HeldStockUnit, nowSeconds: number): Promise<boolean> => {
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: key.stockUnit(unit.kind, unit.iccid),
-        UpdateExpression: 'SET assigned_order = :order REMOVE held_by, hold_expires_at',
-        ConditionExpression:
-          'attribute_exists(PK) AND attribute_not_exists(assigned_order) AND ' +
-          '(held_by = :order OR attribute_not_exists(held_by) OR hold_expires_at < :now)',
-        ExpressionAttributeValues: { ':order': orderId, ':now': nowSeconds },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const { Item } = await deps.db.send(
-      new GetCommand({ TableName: deps.tableName, Key: key.stockUnit(unit.kind, unit.iccid), ConsistentRead: true }),
-    );
-    return (Item as StockUnitItem | undefined)?.assigned_order === orderId;
-  }
+  const assigned = await sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: key.stockUnit(unit.kind, unit.iccid),
+      UpdateExpression: 'SET assigned_order = :order REMOVE held_by, hold_expires_at',
+      ConditionExpression:
+        'attribute_exists(PK) AND attribute_not_exists(assigned_order) AND ' +
+        '(held_by = :order OR attribute_not_exists(held_by) OR hold_expires_at < :now)',
+      ExpressionAttributeValues: { ':order': orderId, ':now': nowSeconds },
+    }),
+  );
+  if (assigned) return true;
+  const { Item } = await deps.db.send(
+    new GetCommand({ TableName: deps.tableName, Key: key.stockUnit(unit.kind, unit.iccid), ConsistentRead: true }),
+  );
+  return (Item as StockUnitItem | undefined)?.assigned_order === orderId;
 };
 
 /**

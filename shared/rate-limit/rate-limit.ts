@@ -1,5 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../db/conditions';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import { pollInterval, windowLimits, type WindowLimit } from './limits';
@@ -143,9 +144,7 @@ export const consumeRateLimit = async (deps: RateLimitDeps, request: RateLimitRe
     rememberStale(itemId, item, indexes);
     return { headers: headersFor(countsIn(item, indexes)) };
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException) && (error as Error).name !== 'ConditionalCheckFailedException') {
-      throw error;
-    }
+    if (!isConditionFailure(error)) throw error;
     const old = numbersOf((error as ConditionalCheckFailedException).Item);
     rememberStale(itemId, old, indexes);
     const counts = countsIn(old, indexes);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ApiError } from '../http/api-error';
-import { parseIsoDateTime } from './date-time';
+import { parseIsoDateTime } from '../time/iso-date-time';
 
 /** SIM status values (SPEC.md, "SIM status"). */
 export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;

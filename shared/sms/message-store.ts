@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import { key } from '../db/keys';
 import type { SmsMessageItem, SmsMessageStatus } from '../db/items';
 
@@ -16,31 +17,22 @@ export const terminalStatuses = ['delivered', 'expired', 'failed'] as const;
 /** A terminal state of a message. */
 export type TerminalStatus = (typeof terminalStatuses)[number];
 
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
-
 /**
  * Reserves a message id for one submission with a conditional put: it succeeds only when the
  * id was never used, or when it is held by a reservation whose submission died (expired).
  * Returns false when the id is taken, whoever took it (any customer): ids are global.
  */
-export const reserveMessage = async (table: MessageTable, item: SmsMessageItem, nowSeconds: number): Promise<boolean> => {
-  try {
-    await table.db.send(
-      new PutCommand({
-        TableName: table.tableName,
-        Item: { ...item, ...key.message(item.message_id), expires_at: nowSeconds + reservationSeconds },
-        ConditionExpression: 'attribute_not_exists(PK) OR (#status = :reserved AND expires_at < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':reserved': 'reserved', ':now': nowSeconds },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+export const reserveMessage = async (table: MessageTable, item: SmsMessageItem, nowSeconds: number): Promise<boolean> =>
+  sendUnlessConditionFails(
+    table.db,
+    new PutCommand({
+      TableName: table.tableName,
+      Item: { ...item, ...key.message(item.message_id), expires_at: nowSeconds + reservationSeconds },
+      ConditionExpression: 'attribute_not_exists(PK) OR (#status = :reserved AND expires_at < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':reserved': 'reserved', ':now': nowSeconds },
+    }),
+  );
 
 /**
  * Deletes a reservation after its submission failed, so the caller may use the id again.
@@ -48,19 +40,16 @@ export const reserveMessage = async (table: MessageTable, item: SmsMessageItem, 
  * receipt already moved it (the provider accepted after all), it is kept.
  */
 export const releaseReservation = async (table: MessageTable, messageId: string, reservationId: string): Promise<void> => {
-  try {
-    await table.db.send(
-      new DeleteCommand({
-        TableName: table.tableName,
-        Key: key.message(messageId),
-        ConditionExpression: 'reservation_id = :mine AND #status = :reserved',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':mine': reservationId, ':reserved': 'reserved' },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await sendUnlessConditionFails(
+    table.db,
+    new DeleteCommand({
+      TableName: table.tableName,
+      Key: key.message(messageId),
+      ConditionExpression: 'reservation_id = :mine AND #status = :reserved',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':mine': reservationId, ':reserved': 'reserved' },
+    }),
+  );
 };
 
 /**
@@ -73,20 +62,17 @@ export const confirmSent = async (
   reservationId: string,
   providerMessageId: string | null,
 ): Promise<void> => {
-  try {
-    await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: key.message(messageId),
-        UpdateExpression: 'SET #status = :sent, provider_message_id = :provider REMOVE expires_at',
-        ConditionExpression: 'reservation_id = :mine AND #status = :reserved',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':provider': providerMessageId, ':mine': reservationId, ':reserved': 'reserved' },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await sendUnlessConditionFails(
+    table.db,
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: key.message(messageId),
+      UpdateExpression: 'SET #status = :sent, provider_message_id = :provider REMOVE expires_at',
+      ConditionExpression: 'reservation_id = :mine AND #status = :reserved',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':sent': 'sent', ':provider': providerMessageId, ':mine': reservationId, ':reserved': 'reserved' },
+    }),
+  );
 };
 
 /** What a delivery receipt did to its message. */

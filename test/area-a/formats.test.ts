@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { credentialHash, credentialMatches, generateCredential, parseCredential, prefixOf } from '../../shared/auth/credentials';
 import { roundTrips, type RecordedCall } from '../../shared/db/call-counter';
 import { formatGbp, megabytes, pounds, toHundredths } from '../../shared/sims/amounts';
-import { parseIsoDateTime } from '../../shared/sims/date-time';
+import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { isoWithOffset } from '../../shared/sims/sim-object';
 
 describe('amounts', () => {
