@@ -360,6 +360,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
       logicalId(synthesised, stack.serviceTable.table),
       ...[...stack.workQueues.values()].map((workQueue) => logicalId(synthesised, workQueue.queue)),
       ...[...stack.secrets.secrets.values()].map((secret) => logicalId(synthesised, secret)),
+      logicalId(synthesised, stack.notifications.topic),
     ]);
     const [apiId] = idsOfType(json, 'AWS::ApiGateway::RestApi');
     const literals = new Map([
@@ -418,6 +419,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
         'ApiUrl',
         'TableName',
         'AlarmTopicArn',
+        'NotificationTopicArn',
         ...queueDefinitions.flatMap((definition) => [
           `${pascal(definition.name)}QueueUrl`,
           `${pascal(definition.name)}DeadLetterQueueUrl`,
