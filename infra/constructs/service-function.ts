@@ -8,6 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
+import { functionBundling, functionNodeOptions, type FunctionBundling } from '../bundling';
 import type { QueueName, RouteAccess } from '../routes';
 import type { ServiceSecrets } from './service-secrets';
 import type { WorkQueue } from './work-queue';
@@ -42,22 +43,24 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
 }
 
+const outputFormats: Record<FunctionBundling['format'], OutputFormat> = { esm: OutputFormat.ESM, cjs: OutputFormat.CJS };
+const logLevels: Record<FunctionBundling['logLevel'], LogLevel> = {
+  verbose: LogLevel.VERBOSE,
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warning: LogLevel.WARNING,
+  error: LogLevel.ERROR,
+  silent: LogLevel.SILENT,
+};
+
 /**
- * The esbuild settings of every function: one ESM file with the AWS SDK v3 bundled and
- * tree-shaken (no reliance on the SDK copy of the Lambda runtime), a `require` for the CJS
- * dependencies that esbuild keeps as require calls, and a source map for stack traces.
- * `node20` runs both on Lambda's Node 24 and on a local Node 20.
+ * The esbuild settings of every function: `functionBundling` (infra/bundling.ts, plain data
+ * shared with the benchmark) with its format and log level as aws-lambda-nodejs enums.
  */
 export const bundlingOptions = {
-  format: OutputFormat.ESM,
-  target: 'node20',
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  externalModules: [] as string[],
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  logLevel: LogLevel.WARNING,
+  ...functionBundling,
+  format: outputFormats[functionBundling.format],
+  logLevel: logLevels[functionBundling.logLevel],
 };
 
 /**
@@ -92,7 +95,7 @@ export class ServiceFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     const environment: Record<string, string> = {
-      NODE_OPTIONS: '--enable-source-maps',
+      NODE_OPTIONS: functionNodeOptions,
       ...props.environment,
     };
     if (access.table !== 'none') environment.TABLE_NAME = resources.table.tableName;

@@ -1,0 +1,183 @@
+/** Renders a run's figures as RESULTS.md (also printed at the end of `npm run bench`). */
+import type { BundleFigure } from '../sections/bundles';
+import type { LatencyResult } from '../sections/latency';
+import type { RateLimiterResult } from '../sections/rate-limiter';
+import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
+import type { ScaleFigure } from '../sections/scale';
+import type { ThroughputResult } from '../sections/throughput';
+import type { RunContext } from './machine';
+import { kib, round } from './stats';
+import type { TargetResult } from './targets';
+
+/** Everything one run measured (bench/results.json). */
+export interface BenchResults {
+  context: RunContext;
+  /** Whether the machine was busy with other work at the start (see wasLoaded). */
+  loadedMachine: boolean;
+  durationSeconds: number;
+  /** Sections run (all of them unless --only was given). */
+  sections: string[];
+  bundles?: BundleFigure[];
+  roundTrips?: RoundTripFigure[];
+  latency?: LatencyResult;
+  throughput?: ThroughputResult;
+  scale?: ScaleFigure[];
+  rateLimiter?: RateLimiterResult;
+  targets: TargetResult[];
+  notes: string[];
+}
+
+const cell = (value: unknown): string => String(value ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const table = (header: string[], rows: unknown[][]): string =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+const number = (value: number | undefined, digits = 1): string => (value === undefined || Number.isNaN(value) ? '—' : String(round(value, digits)));
+
+const statusMark = { PASS: 'PASS', MISS: '**MISS**', SKIP: 'SKIP' } as const;
+
+const targetsTable = (targets: TargetResult[]): string =>
+  table(
+    ['section', 'target', 'subject', 'wanted', 'measured', 'result'],
+    targets.map((target) => [target.section, target.id, target.subject, target.target, target.actual, statusMark[target.status]]),
+  );
+
+const bundlesTable = (figures: BundleFigure[]): string => {
+  const dynamo = figures.find((figure) => figure.name === 'baseline: DynamoDB-only handler');
+  return table(
+    ['function', 'kind', 'KiB (minified)', '× DynamoDB-only', 'load ms (median of 21)', '× DynamoDB-only', 'whole process ms', 'Stripe inside', 'beyond the DynamoDB-only bundle (KiB)'],
+    figures.map((figure) =>
+      figure.error
+        ? [figure.name, figure.kind, '—', '—', '—', '—', '—', '—', figure.error]
+        : [
+            figure.name,
+            figure.kind === 'route' ? `route (${figure.group})` : figure.kind,
+            kib(figure.bytes),
+            dynamo && !dynamo.error ? round(figure.bytes / dynamo.bytes, 3) : '—',
+            number(figure.loadMs),
+            dynamo && !dynamo.error ? round(figure.loadMs / dynamo.loadMs, 2) : '—',
+            number(figure.processMs),
+            figure.containsStripe ? 'yes' : 'no',
+            figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+          ],
+    ),
+  );
+};
+
+const profileCells = (profile: CallProfile | undefined): string[] =>
+  profile ? [String(profile.status), String(profile.calls), String(profile.roundTrips), profile.sequence.join(' → ') || '(none)'] : ['—', '—', '—', '—'];
+
+const roundTripsTable = (figures: RoundTripFigure[]): string =>
+  table(
+    ['route', 'status', 'calls', 'round trips', 'calls in start order', '429: calls', '429: round trips', '429: business calls', 'note'],
+    figures.map((figure) => [
+      figure.route,
+      ...profileCells(figure.success),
+      figure.rateLimited ? `${figure.rateLimited.calls} (${figure.rateLimited.status})` : '—',
+      figure.rateLimited?.roundTrips ?? '—',
+      figure.rateLimited ? figure.rateLimited.businessCalls.join(', ') || 'none' : '—',
+      figure.note ?? '',
+    ]),
+  );
+
+const latencySection = (latency: LatencyResult): string =>
+  [
+    `Raw GetItem through the handlers' client: p50 ${latency.getItem.p50} ms, p99 ${latency.getItem.p99} ms (${latency.getItem.samples} samples).`,
+    '',
+    table(
+      ['route', 'samples', 'p50 ms', 'p99 ms', 'round trips', 'p50 target ms', 'p50 in DynamoDB calls ms', 'p50 in the handler ms', 'call p50s ms', 'not success path', 'note'],
+      latency.routes.map((figure) => [
+        figure.route, figure.samples, number(figure.p50, 2), number(figure.p99, 2), figure.roundTrips ?? '—',
+        figure.roundTrips !== undefined ? round(figure.roundTrips * latency.getItem.p50 + 1, 2) : '—',
+        number(figure.inDynamoDbP50, 2), number(figure.ownP50, 2),
+        Object.entries(figure.callP50).map(([name, ms]) => `${name} ${ms}`).join(', '), figure.unexpected, figure.note ?? '',
+      ]),
+    ),
+  ].join('\n');
+
+const throughputSection = (result: ThroughputResult): string =>
+  table(
+    ['figure', 'value'],
+    [
+      ['route', `${result.route} over HTTP through the local gateway, ${result.connections} connections, ${result.durationSeconds} s`],
+      ['successful requests/s', number(result.requestsPerSecond, 0)],
+      ['answers', result.load ? `${result.load.requests} (${Object.entries(result.load.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ')}), ${result.load.errors} errors` : '—'],
+      ['latency p50 / p99 (ms, autocannon)', result.load ? `${result.load.latencyP50} / ${result.load.latencyP99}` : '—'],
+      ['DynamoDB calls per request (section 2)', result.callsPerRequest ?? '—'],
+      ['DynamoDB operations/s achieved', result.callsPerRequest !== undefined ? number(result.requestsPerSecond * result.callsPerRequest, 0) : '—'],
+      [`GetItem ceiling (${result.getItemCeiling.loops} loops, ${result.getItemCeiling.seconds} s)`, `${result.getItemCeiling.operationsPerSecond} ops/s`],
+      ['ratio', result.ratio !== undefined ? `${round(result.ratio * 100, 1)}%` : '—'],
+      ['this process during the load: event-loop utilization, CPU cores', result.serverProcess ? `${result.serverProcess.eventLoopUtilization}, ${result.serverProcess.cpuCores}` : '—'],
+      ['this process during the ceiling: event-loop utilization, CPU cores', result.ceilingProcess ? `${result.ceilingProcess.eventLoopUtilization}, ${result.ceilingProcess.cpuCores}` : '—'],
+      ['note', result.note ?? ''],
+    ],
+  );
+
+const scaleTable = (figures: ScaleFigure[]): string =>
+  table(
+    ['case', 'query', 'count', 'results', 'round trips', 'calls', 'scope items scanned', 'scope items returned', 'full SIM items read', 'p50 ms', 'samples', 'note'],
+    figures.map((figure) => [
+      figure.case, `\`${figure.query || '—'}\``, figure.count, figure.results, figure.roundTrips, figure.calls, figure.scopeItemsScanned,
+      figure.scopeItemsReturned, figure.simItemsRead, number(figure.p50), figure.samples, [figure.note, ...figure.problems].filter(Boolean).join('; '),
+    ]),
+  );
+
+const rateLimiterSection = (result: RateLimiterResult): string =>
+  `${result.concurrent} concurrent requests of one developer: **${result.admitted} admitted**, all answered in ${result.ms} ms ` +
+  `(${Object.entries(result.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ')})` +
+  `${result.oneWindow ? ', inside one 10-second window' : `; ${result.note}`}.`;
+
+/** RESULTS.md for a run. */
+export const renderMarkdown = (results: BenchResults): string => {
+  const { context } = results;
+  const counts = { PASS: 0, MISS: 0, SKIP: 0 };
+  for (const target of results.targets) counts[target.status] += 1;
+  const lines: string[] = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts); what is measured and how to read it: [docs/benchmarks.md](../docs/benchmarks.md).',
+    'Targets are reported, not enforced: the run exits 0 when some are missed.',
+    '',
+    `- **Date**: ${context.date}`,
+    `- **Machine**: ${context.machine.cores} cores (${context.machine.cpuModel}), ${context.machine.memoryGiB} GiB memory, ${context.machine.os}`,
+    `- **Node**: ${context.machine.node}; **Java** (DynamoDB Local): ${context.machine.java}`,
+    `- **Commit measured**: ${context.commit}`,
+    `- **Load average** (1 min): ${context.loadAverage.start} at the start, ${context.loadAverage.end ?? '—'} at the end (the end includes the benchmark's own load)`,
+    `- **Duration**: ${Math.round(results.durationSeconds)} s; sections: ${results.sections.join(', ')}`,
+    '',
+  ];
+  if (results.loadedMachine) {
+    lines.push(
+      `> **Taken on a loaded machine**: the load average was ${context.loadAverage.start} on ${context.machine.cores} cores before the benchmark started ` +
+        '(other work was running). Times (load, latency, throughput) are pessimistic and noisy; sizes, calls, round trips and items read are not affected.',
+      '',
+    );
+  }
+  lines.push(`## Targets: ${counts.PASS} PASS, ${counts.MISS} MISS, ${counts.SKIP} SKIP`, '', targetsTable(results.targets), '');
+  const misses = results.targets.filter((target) => target.status !== 'PASS');
+  if (misses.length > 0) {
+    lines.push(
+      '### Misses and skips, with their causes',
+      '',
+      'Per target: each subject with what it measured and the evidence from this run, then the known causes (bench/causes.ts).',
+      '',
+    );
+    for (const id of [...new Set(misses.map((target) => target.id))]) {
+      const ofTarget = misses.filter((target) => target.id === id);
+      lines.push(`#### ${id} (${ofTarget[0]!.section})`, '');
+      for (const target of ofTarget) {
+        lines.push(`- ${target.status} **${target.subject}**: ${target.actual}; wanted ${target.target}.${target.evidence ? ` ${target.evidence}.` : ''}`);
+      }
+      const causes = [...new Set(ofTarget.flatMap((target) => target.causes ?? []))];
+      if (causes.length > 0) lines.push('', ...causes.map((cause) => `Cause: ${cause}`));
+      else if (ofTarget.some((target) => target.status === 'MISS')) lines.push('', 'Cause: none recorded yet (see the evidence).');
+      lines.push('');
+    }
+  }
+  if (results.bundles) lines.push('## 1. Bundles', '', bundlesTable(results.bundles), '');
+  if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
+  if (results.latency) lines.push('## 3. Warm in-process latency (Area A)', '', latencySection(results.latency), '');
+  if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
+  if (results.scale) lines.push('## 5. List pages at scale (20,000 SIMs in scope, 100 per page)', '', scaleTable(results.scale), '');
+  if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
+  if (results.notes.length > 0) lines.push('## Notes', '', ...results.notes.map((note) => `- ${note}`), '');
+  return `${lines.join('\n').trimEnd()}\n`;
+};

@@ -1,0 +1,290 @@
+/**
+ * `npm run bench`: measures the cost of every route on this machine (issue #7) and writes
+ * bench/results.json and bench/RESULTS.md. Sections (docs/benchmarks.md):
+ *
+ * 1. bundles     – size and load time of every function's bundle, beside two baselines
+ * 2. round-trips – DynamoDB calls and sequential round trips per request, success and 429
+ * 3. latency     – warm in-process p50 / p99 of each Area A route, beside raw GetItem
+ * 4. throughput  – requests/s of the SIM read through the gateway, beside GetItem's ceiling
+ * 5. scale       – list pages over 20,000 SIMs: round trips, items read, p50
+ * 6. rate-limiter – 300 concurrent requests of one developer admit exactly 10
+ *
+ * It starts what it needs (DynamoDB Local, the SQS emulator, the gateway, the SMS simulator,
+ * a Stripe stand-in: startLocalRuntime), stops all of it, and exits 0 even when targets are
+ * missed, printing PASS / MISS per target.
+ *
+ * Options: --only=bundles,latency,...  run some sections (then nothing is written unless --write)
+ *          --write                       write the result files even for a partial run
+ *          --quick                       fewer samples (a smoke run; figures are rougher)
+ *          --keep-bundles=DIR            keep the bundles and esbuild output in DIR
+ *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
+ *                                        causes of bench/causes.ts as they are now
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { format } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { fileURLToPath } from 'node:url';
+import { readConfig } from '../shared/config/env';
+import { documentClient } from '../shared/db/client';
+import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
+import { benchSeedDocument, writeSeed } from './lib/bench-seed';
+import { recordCalls, type CallRecorder } from './lib/call-recorder';
+import type { SectionContext } from './lib/context';
+import { startBenchStripe, type BenchStripe } from './lib/fake-stripe';
+import { currentLoad, runContext, wasLoaded } from './lib/machine';
+import { renderMarkdown, type BenchResults } from './lib/report';
+import { CredentialPool, type RequestState } from './lib/requests';
+import { causesFor, Targets } from './lib/targets';
+import { runBundles } from './sections/bundles';
+import { runLatency } from './sections/latency';
+import { runRateLimiter } from './sections/rate-limiter';
+import { runRoundTrips } from './sections/round-trips';
+import { runScale } from './sections/scale';
+import { runThroughput } from './sections/throughput';
+
+const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter'] as const;
+type SectionName = (typeof allSections)[number];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const option = (name: string): string | undefined => {
+  const prefix = `--${name}=`;
+  const found = process.argv.slice(2).find((argument) => argument === `--${name}` || argument.startsWith(prefix));
+  if (found === undefined) return undefined;
+  return found.startsWith(prefix) ? found.slice(prefix.length) : '';
+};
+
+const only = option('only');
+const sections: SectionName[] = only
+  ? only.split(',').map((name) => {
+      if (!(allSections as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${allSections.join(', ')}`);
+      return name as SectionName;
+    })
+  : [...allSections];
+const quick = option('quick') !== undefined;
+const write = option('write') !== undefined || only === undefined;
+const keepBundles = option('keep-bundles') || undefined;
+
+const sizes = {
+  latencySamples: quick ? 40 : 200,
+  latencyWarmup: quick ? 5 : 20,
+  scaleSamples: quick ? 3 : 15,
+  throughputSeconds: quick ? 3 : 10,
+  throughputWarmup: quick ? 1 : 2,
+  scaleSims: 20_000,
+  // Developers: throughput's round robin needs one per 9 requests of its run; the rest serve
+  // the other sections (every list request needs a developer that has not listed yet).
+  throughputUsers: quick ? 600 : 2_600,
+  otherBenchUsers: 600,
+  scaleUsers: 200,
+};
+
+const log = (line: string): void => {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+};
+
+/**
+ * The handlers log JSON lines (warnings of ignored payment events, errors); while the runtime
+ * sections run they are kept out of the report and counted, the first errors shown at the end.
+ */
+const captureConsole = () => {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  const captured = { lines: 0, errors: [] as string[] };
+  const keep = (level: string) => (...args: unknown[]) => {
+    captured.lines += 1;
+    const line = format(...args);
+    // Node's own warnings (e.g. the AWS SDK's Node version notice) are not the handlers' errors.
+    if (level === 'error' && !line.startsWith('(node:') && captured.errors.length < 5) captured.errors.push(line.slice(0, 400));
+  };
+  console.log = keep('log');
+  console.info = keep('info');
+  console.warn = keep('warn');
+  console.error = keep('error');
+  console.debug = keep('debug');
+  return { captured, restore: () => Object.assign(console, saved) };
+};
+
+const main = async (): Promise<void> => {
+  const started = performance.now();
+  const context = runContext();
+  const targets = new Targets();
+  const notes: string[] = [];
+  const sectionContext: SectionContext = { targets, notes, log };
+  const results: Omit<BenchResults, 'durationSeconds' | 'loadedMachine'> = { context, sections, targets: targets.results, notes };
+  log(`commit ${context.commit}; ${context.machine.cores} cores, load average ${context.loadAverage.start}; sections: ${sections.join(', ')}`);
+
+  const guarded = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+    const sectionStarted = performance.now();
+    try {
+      const value = await run();
+      log(`${name}: done in ${Math.round((performance.now() - sectionStarted) / 1000)} s`);
+      return value;
+    } catch (error) {
+      log(`${name}: FAILED ${(error as Error).stack ?? error}`);
+      notes.push(`Section ${name} failed: ${(error as Error).message}.`);
+      return undefined;
+    }
+  };
+
+  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles }));
+
+  const runtimeSections = sections.filter((name) => name !== 'bundles');
+  if (runtimeSections.length > 0) {
+    let runtime: LocalRuntime | undefined;
+    let stripe: BenchStripe | undefined;
+    let recorder: CallRecorder | undefined;
+    const consoleCapture = captureConsole();
+    const stopAll = async () => {
+      recorder?.detach();
+      await runtime?.stop();
+      await stripe?.stop();
+      runtime = undefined;
+      stripe = undefined;
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      log(`${signal}: stopping what the benchmark started`);
+      void stopAll().finally(() => process.exit(130));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      log('starting the local runtime (DynamoDB Local, SQS emulator, gateway, SMS simulator) and a Stripe stand-in');
+      stripe = await startBenchStripe();
+      runtime = await startLocalRuntime({
+        quiet: true,
+        env: {
+          STRIPE_SECRET_KEY: 'sk_test_bench_0000000000000000',
+          STRIPE_API_BASE: stripe.url,
+          // Receipts of the SMS sent while measuring would arrive in the middle of other
+          // measurements; section 2 posts one itself.
+          SMS_SIMULATOR_DELAY_MS: '3600000',
+        },
+      });
+      const seeded = benchSeedDocument(root, {
+        benchUsers: sizes.throughputUsers + sizes.otherBenchUsers,
+        scaleUsers: sizes.scaleUsers,
+        scaleSims: sizes.scaleSims,
+      });
+      const seedClient = new DynamoDBClient({
+        endpoint: runtime.dynamodbEndpoint, region: runtime.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const seedStarted = performance.now();
+      try {
+        const items = await writeSeed(seedClient, runtime.tableName, seeded.document);
+        log(`seed: ${items} items (demo seed, ${seeded.data.bench.credentials.length + seeded.data.scale.credentials.length} developers, ${sizes.scaleSims} SIMs at scale) in ${Math.round((performance.now() - seedStarted) / 1000)} s`);
+      } finally {
+        seedClient.destroy();
+      }
+      const { data } = seeded;
+      const benchPool = new CredentialPool(data.bench.credentials, 'bench');
+      const throughputCredentials = benchPool.take(sizes.throughputUsers);
+      const scalePool = new CredentialPool(data.scale.credentials, 'scale');
+      const handlersDb = documentClient(readConfig(process.env));
+      recorder = recordCalls(handlersDb);
+      const state: RequestState = {};
+
+      const roundTrips =
+        (await guarded('round trips', () => runRoundTrips(sectionContext, { root, data, pool: benchPool, recorder: recorder!, state }))) ?? [];
+      if (sections.includes('round-trips')) results.roundTrips = roundTrips;
+      if (sections.includes('latency')) {
+        results.latency = await guarded('latency', () =>
+          runLatency(sectionContext, {
+            root, data, pool: benchPool, recorder: recorder!, state, db: handlersDb, tableName: runtime!.tableName, roundTrips,
+            samples: sizes.latencySamples, warmup: sizes.latencyWarmup,
+          }),
+        );
+      }
+      if (sections.includes('throughput')) {
+        const ceilingClient = new DynamoDBClient({
+          endpoint: runtime.dynamodbEndpoint, region: runtime.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        });
+        recorder.pause();
+        try {
+          results.throughput = await guarded('throughput', () =>
+            runThroughput(sectionContext, {
+              root, baseUrl: runtime!.baseUrl, data, credentials: throughputCredentials, ceilingDb: DynamoDBDocumentClient.from(ceilingClient),
+              tableName: runtime!.tableName, roundTrips, seconds: sizes.throughputSeconds, warmupSeconds: sizes.throughputWarmup,
+            }),
+          );
+        } finally {
+          recorder.resume();
+          ceilingClient.destroy();
+        }
+      }
+      if (sections.includes('scale')) {
+        results.scale = await guarded('scale', () =>
+          runScale(sectionContext, { root, data, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples }),
+        );
+      }
+      if (sections.includes('rate-limiter')) {
+        results.rateLimiter = await guarded('rate limiter', () =>
+          runRateLimiter(sectionContext, { baseUrl: runtime!.baseUrl, data, credential: benchPool.fresh(), concurrent: 300 }),
+        );
+      }
+    } catch (error) {
+      log(`runtime: FAILED ${(error as Error).stack ?? error}`);
+      notes.push(`The local runtime sections could not run: ${(error as Error).message}.`);
+    } finally {
+      log('stopping the local runtime');
+      await stopAll();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      consoleCapture.restore();
+      const { captured } = consoleCapture;
+      if (captured.errors.length > 0) {
+        notes.push(`The handlers logged ${captured.lines} lines during the run, errors among them, e.g.: ${captured.errors.map((line) => `\`${line}\``).join('; ')}`);
+      }
+    }
+  }
+
+  context.loadAverage.end = currentLoad();
+  const complete: BenchResults = {
+    ...results,
+    loadedMachine: wasLoaded(context),
+    durationSeconds: Math.round((performance.now() - started) / 1000),
+  };
+  const markdown = renderMarkdown(complete);
+  process.stdout.write(`\n${markdown}\n`);
+  for (const target of complete.targets) {
+    process.stdout.write(`${target.status.padEnd(4)}  ${target.section.padEnd(15)} ${target.id} — ${target.subject}: ${target.actual} (wanted ${target.target})\n`);
+  }
+  if (write) {
+    writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(complete, null, 2)}\n`);
+    writeFileSync(new URL('RESULTS.md', import.meta.url), markdown);
+    log(`wrote bench/results.json and bench/RESULTS.md (${Math.round(complete.durationSeconds)} s)`);
+  } else {
+    log('partial run (--only): bench/RESULTS.md and bench/results.json left as they were (add --write to replace them)');
+  }
+};
+
+/** --render: RESULTS.md again from results.json, with today's known causes for the missed targets. */
+const render = (): void => {
+  const results = JSON.parse(readFileSync(new URL('results.json', import.meta.url), 'utf8')) as BenchResults;
+  for (const target of results.targets) {
+    delete target.causes;
+    if (target.status !== 'MISS') continue;
+    const causes = causesFor(target.id, target.subject);
+    if (causes.length > 0) target.causes = causes;
+  }
+  const markdown = renderMarkdown(results);
+  writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(new URL('RESULTS.md', import.meta.url), markdown);
+  process.stdout.write(markdown);
+  log('rewrote bench/RESULTS.md and the causes in bench/results.json from the recorded figures');
+};
+
+if (option('render') !== undefined) {
+  render();
+} else {
+  main().then(
+    () => {
+      process.exitCode = 0;
+    },
+    (error: unknown) => {
+      // Only a defect of the benchmark itself ends up here; missed targets never do.
+      log(`benchmark failed: ${(error as Error).stack ?? error}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,265 @@
+/**
+ * Section 1, bundles: every function of the stack (the route table's routes, fallbacks
+ * included, and the queue consumers) bundled with esbuild exactly as the stack bundles it
+ * (infra/bundling.ts), beside two baselines bundled the same way: a minimal handler and a
+ * handler that bundles only the DynamoDB document client. For each: the minified size, whether
+ * Stripe is inside (esbuild metafile inputs under node_modules/stripe/), which packages weigh
+ * most, and the time a fresh `node` process takes to import it (median of 21, the processes
+ * of all bundles interleaved so that a busy moment hits them alike).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { esbuildBuildOptions, functionNodeOptions } from '../../infra/bundling';
+import { allRoutes, type RouteDefinition } from '../../infra/routes';
+import { queueDefinitions } from '../../shared/queues/definitions';
+import type { SectionContext } from '../lib/context';
+import { kib, median, round } from '../lib/stats';
+
+/** Processes per bundle for the load time. */
+export const loadSamples = 21;
+
+/** One bundled function (or baseline) with its figures. */
+export interface BundleFigure {
+  name: string;
+  kind: 'route' | 'consumer' | 'baseline';
+  handler: string;
+  /** Route area, or `consumer` / `baseline`. */
+  group: string;
+  /** Whether the function calls Stripe (its access lists a Stripe secret). */
+  callsStripe: boolean;
+  /** A checkout route: creates payment intents (holds STRIPE_SECRET_KEY). */
+  checkout: boolean;
+  /** index.mjs in bytes (minified; the source map is a separate file). */
+  bytes: number;
+  mapBytes: number;
+  containsStripe: boolean;
+  /** Median time to import the bundle in a fresh node process (ms). */
+  loadMs: number;
+  /** Median wall time of the whole fresh process: start, import, exit (ms). */
+  processMs: number;
+  /** The heaviest packages (or source folders) in the output, bytes in output. */
+  topInputs: { name: string; bytes: number }[];
+  /** What it carries beyond the DynamoDB-only baseline (by package or source folder). */
+  beyondDynamoDb: { name: string; bytes: number }[];
+  error?: string;
+}
+
+interface Candidate {
+  name: string;
+  kind: BundleFigure['kind'];
+  handler: string;
+  group: string;
+  callsStripe: boolean;
+  checkout: boolean;
+}
+
+const stripeSecrets = new Set(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+
+/** Every function of the stack (routes first, then consumers) and the two baselines. */
+export const bundleCandidates = (): Candidate[] => {
+  const fromRoute = (route: RouteDefinition): Candidate => ({
+    name: route.name,
+    kind: 'route',
+    handler: route.handler,
+    group: route.area,
+    callsStripe: (route.access.secrets ?? []).some((secret) => stripeSecrets.has(secret)),
+    checkout: (route.access.secrets ?? []).includes('STRIPE_SECRET_KEY'),
+  });
+  return [
+    { name: 'baseline: minimal handler', kind: 'baseline', handler: 'bench/baselines/minimal-handler.ts', group: 'baseline', callsStripe: false, checkout: false },
+    { name: 'baseline: DynamoDB-only handler', kind: 'baseline', handler: 'bench/baselines/dynamodb-only-handler.ts', group: 'baseline', callsStripe: false, checkout: false },
+    ...allRoutes().map(fromRoute),
+    ...queueDefinitions.map((queue) => ({
+      name: queue.consumer.name,
+      kind: 'consumer' as const,
+      handler: queue.consumer.handler,
+      group: 'consumer',
+      callsStripe: (queue.access.secrets ?? []).some((secret) => stripeSecrets.has(secret)),
+      checkout: false,
+    })),
+  ];
+};
+
+/** `node_modules/@scope/name/...` → `@scope/name`; `shared/sims/x.ts` → `shared/sims`. */
+const inputGroup = (path: string): string => {
+  const at = path.lastIndexOf('node_modules/');
+  if (at !== -1) {
+    const parts = path.slice(at + 'node_modules/'.length).split('/');
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  }
+  const parts = path.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+};
+
+const groupInputs = (inputs: Record<string, { bytesInOutput: number }>, keep: (path: string) => boolean) => {
+  const groups = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    if (!keep(path) || bytesInOutput === 0) continue;
+    const group = inputGroup(path);
+    groups.set(group, (groups.get(group) ?? 0) + bytesInOutput);
+  }
+  return [...groups].map(([name, bytes]) => ({ name, bytes })).sort((left, right) => right.bytes - left.bytes);
+};
+
+const outputInputs = (metafile: Metafile): Record<string, { bytesInOutput: number }> => {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.endsWith('.mjs') || path.endsWith('.js'));
+  return output ? output[1].inputs : {};
+};
+
+/** The child that imports a bundle: prints the import time and the time since its process started. */
+const loaderScript =
+  'const t0 = performance.now(); const m = await import(process.argv[1]); const t1 = performance.now();' +
+  "if (typeof m.handler !== 'function') throw new Error('no handler export');" +
+  'process.stdout.write(JSON.stringify({ importMs: t1 - t0 }));';
+
+const loadOnce = (file: string): { importMs: number; processMs: number } => {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, pathToFileURL(file).href], {
+    encoding: 'utf8',
+    // The environment of a Lambda function of the stack, as far as loading is concerned.
+    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: functionNodeOptions, AWS_REGION: 'eu-west-2', TABLE_NAME: 'bench' },
+  });
+  const processMs = performance.now() - started;
+  if (result.status !== 0) throw new Error(`importing ${file} failed: ${(result.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
+  return { importMs: (JSON.parse(result.stdout) as { importMs: number }).importMs, processMs };
+};
+
+/** Runs section 1 and records its targets. */
+export const runBundles = async (context: SectionContext, options: { keepDir?: string } = {}): Promise<BundleFigure[]> => {
+  const root = process.cwd();
+  const outDir = options.keepDir ?? mkdtempSync(join(tmpdir(), 'sim-bench-bundles-'));
+  mkdirSync(outDir, { recursive: true });
+  const figures: BundleFigure[] = [];
+  const metafiles = new Map<string, Metafile>();
+  const files = new Map<string, string>();
+  try {
+    const candidates = bundleCandidates();
+    context.log(`bundles: building ${candidates.length} bundles with the stack's esbuild options`);
+    await Promise.all(
+      candidates.map(async (candidate) => {
+        const figure: BundleFigure = {
+          ...candidate, bytes: 0, mapBytes: 0, containsStripe: false, loadMs: Number.NaN, processMs: Number.NaN, topInputs: [], beyondDynamoDb: [],
+        };
+        figures.push(figure);
+        if (!existsSync(join(root, candidate.handler))) {
+          figure.error = `handler file ${candidate.handler} does not exist yet`;
+          return;
+        }
+        const dir = join(outDir, candidate.name.replace(/[^a-z0-9-]+/gi, '-'));
+        const outfile = join(dir, 'index.mjs');
+        try {
+          const result = await build({ ...esbuildBuildOptions(join(root, candidate.handler), outfile), metafile: true, logLevel: 'silent' });
+          metafiles.set(candidate.name, result.metafile!);
+          files.set(candidate.name, outfile);
+          figure.bytes = statSync(outfile).size;
+          figure.mapBytes = existsSync(`${outfile}.map`) ? statSync(`${outfile}.map`).size : 0;
+          figure.containsStripe = Object.keys(result.metafile!.inputs).some((path) => path.includes('node_modules/stripe/'));
+          figure.topInputs = groupInputs(outputInputs(result.metafile!), () => true).slice(0, 6);
+        } catch (error) {
+          figure.error = `esbuild failed: ${(error as Error).message.split('\n')[0]}`;
+        }
+      }),
+    );
+    const order = new Map(candidates.map((candidate, index) => [candidate.name, index]));
+    figures.sort((left, right) => order.get(left.name)! - order.get(right.name)!);
+
+    const dynamoInputs = new Set(Object.keys(metafiles.get('baseline: DynamoDB-only handler')?.inputs ?? {}));
+    for (const figure of figures) {
+      const metafile = metafiles.get(figure.name);
+      if (metafile && figure.kind !== 'baseline') {
+        figure.beyondDynamoDb = groupInputs(outputInputs(metafile), (path) => !dynamoInputs.has(path)).slice(0, 6);
+      }
+    }
+
+    // Load times: one warm-up process per bundle (file cache), then rounds over all bundles.
+    const loadable = figures.filter((figure) => files.has(figure.name));
+    const samples = new Map(loadable.map((figure) => [figure.name, [] as { importMs: number; processMs: number }[]]));
+    context.log(`bundles: loading each of ${loadable.length} bundles in ${loadSamples} fresh node processes (interleaved)`);
+    for (const figure of loadable) {
+      try {
+        loadOnce(files.get(figure.name)!);
+      } catch (error) {
+        figure.error = (error as Error).message;
+        samples.delete(figure.name);
+      }
+    }
+    for (let round = 0; round < loadSamples; round += 1) {
+      for (const figure of loadable) {
+        if (!samples.has(figure.name)) continue;
+        samples.get(figure.name)!.push(loadOnce(files.get(figure.name)!));
+      }
+    }
+    for (const figure of loadable) {
+      const taken = samples.get(figure.name);
+      if (!taken) continue;
+      figure.loadMs = round(median(taken.map((sample) => sample.importMs)), 1);
+      figure.processMs = round(median(taken.map((sample) => sample.processMs)), 1);
+    }
+  } finally {
+    if (!options.keepDir) rmSync(outDir, { recursive: true, force: true });
+  }
+  recordBundleTargets(context, figures);
+  return figures;
+};
+
+const describeBeyond = (figure: BundleFigure): string =>
+  figure.beyondDynamoDb.length === 0
+    ? ''
+    : `beyond the DynamoDB-only bundle it carries ${figure.beyondDynamoDb
+        .slice(0, 4)
+        .map((entry) => `${entry.name} ${kib(entry.bytes)} KiB`)
+        .join(', ')}`;
+
+const recordBundleTargets = (context: SectionContext, figures: BundleFigure[]): void => {
+  const section = '1 bundles';
+  const dynamo = figures.find((figure) => figure.name === 'baseline: DynamoDB-only handler');
+  const dynamoOk = dynamo && !dynamo.error;
+  for (const figure of figures) {
+    if (figure.kind === 'baseline') continue;
+    if (figure.error) {
+      context.notes.push(`Bundle of ${figure.name} not measured: ${figure.error}.`);
+      continue;
+    }
+    if (figure.kind === 'route' && figure.group === 'developer') {
+      if (dynamoOk) {
+        const limit = dynamo.bytes * 1.05;
+        context.targets.check({
+          section, id: 'bundle-size-vs-dynamodb', subject: figure.name,
+          target: `≤ 1.05 × DynamoDB-only = ${kib(limit)} KiB`, actual: `${kib(figure.bytes)} KiB (${round(figure.bytes / dynamo.bytes, 3)} ×)`,
+          met: figure.bytes <= limit, evidence: describeBeyond(figure),
+        });
+        const loadLimit = dynamo.loadMs * 1.15;
+        context.targets.check({
+          section, id: 'load-vs-dynamodb', subject: figure.name,
+          target: `≤ 1.15 × DynamoDB-only = ${round(loadLimit, 1)} ms`, actual: `${figure.loadMs} ms (${round(figure.loadMs / dynamo.loadMs, 3)} ×)`,
+          met: figure.loadMs <= loadLimit, evidence: describeBeyond(figure),
+        });
+      } else {
+        for (const id of ['bundle-size-vs-dynamodb', 'load-vs-dynamodb']) {
+          context.targets.skip({ section, id, subject: figure.name, target: 'relative to the DynamoDB-only baseline', reason: 'the baseline could not be built' });
+        }
+      }
+      context.targets.check({
+        section, id: 'bundle-size-cap', subject: figure.name, target: '< 350 KiB', actual: `${kib(figure.bytes)} KiB`,
+        met: figure.bytes < 350 * 1024, evidence: describeBeyond(figure),
+      });
+    }
+    if (figure.checkout) {
+      context.targets.check({
+        section, id: 'bundle-size-checkout', subject: figure.name, target: '< 650 KiB', actual: `${kib(figure.bytes)} KiB`,
+        met: figure.bytes < 650 * 1024,
+        evidence: `heaviest: ${figure.topInputs.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)} KiB`).join(', ')}`,
+      });
+    }
+    if (figure.kind === 'route' && !figure.callsStripe) {
+      context.targets.check({
+        section, id: 'no-stripe', subject: figure.name, target: 'no node_modules/stripe input', actual: figure.containsStripe ? 'contains stripe' : 'no stripe',
+        met: !figure.containsStripe,
+      });
+    }
+  }
+};

@@ -1,0 +1,63 @@
+/**
+ * How every Lambda function of the stack is bundled, as plain data (no aws-cdk-lib import),
+ * so that the stack (infra/constructs/service-function.ts) and the benchmark (bench/) build
+ * byte-identical bundles: the benchmark calls esbuild with `esbuildBuildOptions`, which are
+ * the very flags NodejsFunction's local bundling passes to the esbuild CLI for these settings.
+ */
+import type { BuildOptions } from 'esbuild';
+
+/** The NodejsFunction bundling settings of every function (aws-lambda-nodejs BundlingOptions, enums as strings). */
+export interface FunctionBundling {
+  format: 'esm' | 'cjs';
+  target: string;
+  minify: boolean;
+  sourceMap: boolean;
+  sourcesContent: boolean;
+  externalModules: string[];
+  mainFields: string[];
+  banner: string;
+  logLevel: 'verbose' | 'debug' | 'info' | 'warning' | 'error' | 'silent';
+}
+
+/**
+ * One ESM file with the AWS SDK v3 bundled and tree-shaken (no reliance on the SDK copy of
+ * the Lambda runtime), a `require` for the CJS dependencies that esbuild keeps as require
+ * calls, and a source map for stack traces. `node20` runs both on Lambda's Node 24 and on a
+ * local Node 20.
+ */
+export const functionBundling: FunctionBundling = {
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: [],
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  logLevel: 'warning',
+};
+
+/** NODE_OPTIONS of every function: stack traces through the bundle's source map. */
+export const functionNodeOptions = '--enable-source-maps';
+
+/**
+ * The esbuild build() options equivalent to NodejsFunction's local bundling command for
+ * `functionBundling`: `esbuild --bundle <entry> --target --platform=node --format
+ * --outfile=<dir>/index.mjs --minify --sourcemap --sources-content=false --external:...
+ * --log-level --banner:js --main-fields`. `outfile` should end in `index.mjs` (ESM) as CDK's does.
+ */
+export const esbuildBuildOptions = (entry: string, outfile: string, bundling: FunctionBundling = functionBundling): BuildOptions => ({
+  entryPoints: [entry],
+  bundle: true,
+  outfile,
+  target: bundling.target,
+  platform: 'node',
+  format: bundling.format,
+  minify: bundling.minify,
+  sourcemap: bundling.sourceMap,
+  ...(bundling.sourcesContent ? {} : { sourcesContent: false }),
+  external: bundling.externalModules,
+  logLevel: bundling.logLevel,
+  banner: { js: bundling.banner },
+  mainFields: bundling.mainFields,
+});
