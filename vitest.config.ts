@@ -6,6 +6,8 @@ export default defineConfig({
     // and queues in them (test/support/resources.ts).
     globalSetup: ['test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
+    // vitest's own summary, then one plain `N passed, N failed` line for CI.
+    reporters: ['default', './test/support/plain-summary-reporter.ts'],
     // Each file in its own process: handler modules read process.env, which must not leak.
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,0 +1,21 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * Prints one plain closing line, `vitest: N passed, N failed, N skipped`, after vitest's own
+ * summary, so that tools that read a run's closing line (CI) see how many tests ran without
+ * parsing vitest's coloured output.
+ */
+export default class PlainSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const testModule of testModules) {
+      for (const test of testModule.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed += 1;
+        else if (state === 'failed') counts.failed += 1;
+        else counts.skipped += 1;
+      }
+    }
+    process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  }
+}
