@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  LoggingFormat,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -64,12 +71,28 @@ export const bundlingOptions = {
 };
 
 /**
+ * The AWS Parameters and Secrets Lambda Extension of a function that reads `secretCount`
+ * secrets (shared/config/secrets.ts asks it over localhost instead of bundling the Secrets
+ * Manager client). Its cache holds those secrets for 60 s, below the 300 s maximum, so that
+ * with the function's own five-minute cache a rotated secret is seen within six minutes;
+ * it logs warnings and errors only.
+ */
+export const secretsExtension = (secretCount: number): ParamsAndSecretsLayerVersion =>
+  ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+    cacheSize: secretCount,
+    secretsManagerTtl: Duration.seconds(60),
+    logLevel: ParamsAndSecretsLogLevel.WARN,
+  });
+
+/**
  * One Lambda function of the service (an HTTP route or a queue consumer) with its own log
  * group and its own role, which holds only what `access` lists:
  * - table `read` → read data (GetItem, Query incl. the GSIs, ...); `readWrite` → read and
  *   write data; `none` → nothing, and no TABLE_NAME;
  * - each queue in `sendsTo` → SendMessage on that queue and its URL in `definition.urlVariable`;
- * - each secret → read on exactly that secret and its ARN in `<NAME>_SECRET_ARN` (never the value).
+ * - each secret → read on exactly that secret and its ARN in `<NAME>_SECRET_ARN` (never the value);
+ *   a function with secrets also gets the Parameters and Secrets extension (`secretsExtension`),
+ *   which sets its `PARAMETERS_SECRETS_EXTENSION_*` and `SECRETS_MANAGER_*` variables.
  * The role is the function's own (not AWSLambdaBasicExecutionRole): it may write to its own
  * log group only.
  */
@@ -123,6 +146,7 @@ export class ServiceFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       environment,
       bundling: bundlingOptions,
+      ...(access.secrets?.length ? { paramsAndSecrets: secretsExtension(access.secrets.length) } : {}),
     });
 
     if (access.table === 'read') resources.table.grantReadData(this.role);

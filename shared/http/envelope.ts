@@ -23,13 +23,9 @@ export const addResponseHeaders = (request: HttpRequest, headers: Record<string,
 const collectedHeaders = (request: HttpRequest): Record<string, string> =>
   ((request.internal as Record<string, unknown>)[extraHeadersKey] as Record<string, string>) ?? {};
 
-const fromJsonBodyParser = (error: unknown): boolean =>
-  (error as { cause?: { package?: string } })?.cause?.package === '@middy/http-json-body-parser';
-
 /** Maps any thrown value to the ApiError it is answered with, logging unexpected ones. */
 export const toApiError = (error: unknown, requestId: string | undefined): ApiError => {
   if (isApiError(error)) return error;
-  if (fromJsonBodyParser(error)) return new ApiError(400, 'invalid_json', 'The request body is not valid JSON.');
   console.error(
     JSON.stringify({
       level: 'ERROR',

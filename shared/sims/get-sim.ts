@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
@@ -9,16 +8,14 @@ import { simInScope, simObject, type SimObject } from './sim-object';
 /** The 404 of a SIM that does not exist or is outside the key's scope: one body for both. */
 export const simNotFound = (): ApiError => new ApiError(404, 'not_found', 'Not found.');
 
-/** A2's path: `{sim}` is the internal SIM id, a whole number (up to 15 digits). */
-export const GetSimPath = v.object({
-  sim: v.pipe(v.string(), v.regex(/^\d{1,15}$/), v.transform(Number)),
-});
+/** A2's path parameter `{sim}`: the internal SIM id, a whole number (up to 15 digits). */
+const simIdPattern = /^\d{1,15}$/;
 
 /** The SIM id of A2's path parameters; a value that is not a SIM id is 404 not_found, like a missing SIM. */
 export const simIdFromPath = (pathParameters: unknown): number => {
-  const parsed = v.safeParse(GetSimPath, pathParameters ?? {});
-  if (!parsed.success) throw simNotFound();
-  return parsed.output.sim;
+  const sim = typeof pathParameters === 'object' && pathParameters !== null ? (pathParameters as { sim?: unknown }).sim : undefined;
+  if (typeof sim !== 'string' || !simIdPattern.test(sim)) throw simNotFound();
+  return Number(sim);
 };
 
 /** Reads a SIM item by id (one GetItem, eventually consistent); undefined when there is none. */

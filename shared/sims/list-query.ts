@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import { ApiError } from '../http/api-error';
 import { parseIsoDateTime } from '../time/iso-date-time';
 
@@ -22,36 +21,30 @@ const invalid = {
 
 type InvalidCode = keyof typeof invalid;
 
-const wholeNumber = (code: InvalidCode, max: number) =>
-  v.pipe(
-    v.string(code),
-    v.regex(/^\d+$/, code),
-    v.transform(Number),
-    v.check((value) => Number.isSafeInteger(value) && value >= 1 && value <= max, code),
-  );
+/** A whole number from 1 to `max` written in digits only, or undefined. */
+const wholeNumber = (value: string, max: number): number | undefined => {
+  if (!/^\d+$/.test(value)) return undefined;
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number >= 1 && number <= max ? number : undefined;
+};
+
+const isSimStatus = (value: string): value is (typeof simStatuses)[number] => (simStatuses as readonly string[]).includes(value);
 
 /**
- * A1's query string (parameters in this order; the first invalid one answers):
+ * A valid A1 query string (parameters in this order; the first invalid one answers):
  * page (default 1), page_size (default 25, 1 to 100), status (a SIM status),
- * customer (any string: resolved later), updated_after (an ISO-8601 date-time).
- * Unknown parameters are ignored.
+ * customer (any string: resolved later), updated_after (an ISO-8601 date-time, as epoch
+ * milliseconds). Unknown parameters are ignored.
  */
-export const ListSimsQuery = v.object({
-  page: v.optional(wholeNumber('invalid_page', Number.MAX_SAFE_INTEGER), '1'),
-  page_size: v.optional(wholeNumber('invalid_page_size', maxPageSize), String(defaultPageSize)),
-  status: v.optional(v.picklist(simStatuses, 'invalid_status_filter')),
-  customer: v.optional(v.string()),
-  updated_after: v.optional(
-    v.pipe(
-      v.string('invalid_updated_after'),
-      v.transform(parseIsoDateTime),
-      v.number('invalid_updated_after'),
-    ),
-  ),
-});
+export interface ListSimsFilters {
+  page: number;
+  page_size: number;
+  status?: (typeof simStatuses)[number];
+  customer?: string;
+  updated_after?: number;
+}
 
-/** A valid A1 query, updated_after as epoch milliseconds. */
-export type ListSimsFilters = v.InferOutput<typeof ListSimsQuery>;
+const refuse = (code: InvalidCode): ApiError => new ApiError(400, code, invalid[code]);
 
 /**
  * Validates A1's query string parameters (API Gateway's `queryStringParameters`, last value
@@ -60,13 +53,22 @@ export type ListSimsFilters = v.InferOutput<typeof ListSimsQuery>;
  * updated_after more than 31 days before now (a future one is allowed and matches nothing).
  */
 export const parseListSimsQuery = (query: Record<string, string | undefined> | null | undefined, now: number): ListSimsFilters => {
-  const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== undefined));
-  const parsed = v.safeParse(ListSimsQuery, given);
-  if (!parsed.success) {
-    const code = parsed.issues[0].message as InvalidCode;
-    throw new ApiError(400, code, invalid[code] ?? 'The query string is invalid.');
+  const given = query ?? {};
+  const page = wholeNumber(given.page ?? '1', Number.MAX_SAFE_INTEGER);
+  if (page === undefined) throw refuse('invalid_page');
+  const pageSize = wholeNumber(given.page_size ?? String(defaultPageSize), maxPageSize);
+  if (pageSize === undefined) throw refuse('invalid_page_size');
+  const filters: ListSimsFilters = { page, page_size: pageSize };
+  if (given.status !== undefined) {
+    if (!isSimStatus(given.status)) throw refuse('invalid_status_filter');
+    filters.status = given.status;
   }
-  const filters = parsed.output;
+  if (given.customer !== undefined) filters.customer = given.customer;
+  if (given.updated_after !== undefined) {
+    const updatedAfter = parseIsoDateTime(given.updated_after);
+    if (updatedAfter === undefined || Number.isNaN(updatedAfter)) throw refuse('invalid_updated_after');
+    filters.updated_after = updatedAfter;
+  }
   if (filters.updated_after !== undefined && filters.updated_after < now - updatedAfterMaxLookbackMs) {
     throw new ApiError(400, 'updated_after_range_exceeded', 'updated_after may be at most 31 days in the past.');
   }

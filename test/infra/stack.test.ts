@@ -331,6 +331,40 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     }
   });
 
+  it('gives the functions that read secrets the Parameters and Secrets extension, and no other function a layer', () => {
+    const { json } = synthesised;
+    const functions = functionsOf(synthesised);
+    expect(functions.filter((fn) => fn.access.secrets?.length).map((fn) => fn.name)).toEqual(
+      expect.arrayContaining(['send-sms', 'forward-receipt']),
+    );
+    const layerArns = (json as { Mappings?: Record<string, Record<string, Record<string, string>>> }).Mappings ?? {};
+    for (const fn of functions) {
+      const properties = json.Resources[fn.id]!.Properties!;
+      const environment = environmentOf(json, fn.id);
+      const extensionVariables = Object.keys(environment).filter(
+        (name) => name.startsWith('PARAMETERS_SECRETS_EXTENSION_') || name.startsWith('SECRETS_MANAGER_') || name.startsWith('SSM_PARAMETER_STORE_'),
+      );
+      const secretCount = fn.access.secrets?.length ?? 0;
+      if (secretCount === 0) {
+        expect([properties.Layers, extensionVariables], fn.name).toEqual([undefined, []]);
+        continue;
+      }
+      expect(properties.Layers, fn.name).toHaveLength(1);
+      const [mapName, region, versionKey] = (properties.Layers[0] as { 'Fn::FindInMap': [string, { Ref: string }, string] })['Fn::FindInMap'];
+      expect([region, versionKey], fn.name).toEqual([{ Ref: 'AWS::Region' }, '1x0x103xarm64']);
+      expect(layerArns[mapName]!['eu-west-2']![versionKey], fn.name).toMatch(
+        /^arn:aws:lambda:eu-west-2:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/,
+      );
+      expect(environment, fn.name).toMatchObject({
+        PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'true',
+        PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE: String(secretCount),
+        PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+        PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+        SECRETS_MANAGER_TTL: '60',
+      });
+    }
+  });
+
   it('lets only the producers of a queue send to it and only its consumer receive from it', () => {
     const { json, stack } = synthesised;
     for (const definition of queueDefinitions) {
@@ -370,6 +404,11 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     for (const fn of functionsOf(synthesised)) {
       for (const [name, value] of Object.entries(environmentOf(json, fn.id))) {
         expect(secretNames, `${fn.name} ${name}`).not.toContain(name as SecretName);
+        // The Parameters and Secrets extension's settings (numbers, flags, a log level); asserted above.
+        if (/^(PARAMETERS_SECRETS_EXTENSION|SECRETS_MANAGER|SSM_PARAMETER_STORE)_[A-Z_]+$/.test(name) && fn.access.secrets?.length) {
+          expect(value, `${fn.name} ${name}`).toMatch(/^(\d+|true|false|debug|info|warn|error|none)$/);
+          continue;
+        }
         if (typeof value === 'string') expect(value, `${fn.name} ${name}`).toBe(literals.get(name));
         else if (name === 'PUBLIC_BASE_URL') expect(referencedIds(value).filter((id) => !id.startsWith('AWS::'))).toEqual([apiId]);
         else expect(referencedIds(value).map((id) => tokens.has(id)), `${fn.name} ${name}`).toEqual([true]);
