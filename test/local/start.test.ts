@@ -18,8 +18,8 @@ const readyLine = /^Local API ready at (\S+)$/m;
 const instances: Instance[] = [];
 const temporary = mkdtempSync(join(tmpdir(), 'start-test-'));
 
-const npmStart = (env: Record<string, string>): Instance => {
-  const child = spawn('npm', ['start'], {
+const npmStart = (env: Record<string, string>, args: string[] = []): Instance => {
+  const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], {
     cwd: repositoryRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,6 +120,47 @@ describe('npm start', () => {
     for (const port of dynamodbPorts) expect(await portIsClosed(port)).toBe(true);
     for (const url of [demoUrl, tinyUrl]) expect(await portIsClosed(Number(new URL(url).port))).toBe(true);
   }, 240_000);
+
+  it('keeps the data between runs with --persist DIR and loads the seed only into a new table', async () => {
+    const persistDir = join(temporary, 'persist');
+    const credentials = {
+      Authorization: 'Bearer bearer_persist1_Pq8Lm2Xc9Vb4Nz7Rt5Wk3Jh6Gf1Ds0Aa',
+      'X-Customer-API-Key': 'devkey_persist1_Zt7Wq2Er9Ty4Ui6Op1As8Df3Gh5Jk0Ll',
+    };
+    const seedWithSim = (simId: number) => ({
+      customers: [{ id: 'keep', name: 'Keep Ltd', parent: null, sms_enabled: false }],
+      users: [{ id: 'u-keep', email: 'dev@keep.example', customer: 'keep', active: true, roles: ['developer'] }],
+      bearer_tokens: [{ token: credentials.Authorization.slice('Bearer '.length), user: 'u-keep', revoked: false }],
+      api_keys: [{ key: credentials['X-Customer-API-Key'], customer: 'keep', revoked: false }],
+      sims: [
+        {
+          id: simId, iccid: `89445000000000${simId}`, msisdn: `4477009${simId}`, status: 'active', connection_status: 'active',
+          customer: 'keep', tariff_name: null, data_used_mb: '1.00', data_overage_mb: '0.00', base_cost: '1.00',
+          overage_cost: '0.00', data_bundle: null, updated_at: '2026-11-20T10:00:00+00:00',
+        },
+      ],
+    });
+    const firstSeed = join(temporary, 'persist-first.json');
+    const secondSeed = join(temporary, 'persist-second.json');
+    writeFileSync(firstSeed, JSON.stringify(seedWithSim(5001)));
+    writeFileSync(secondSeed, JSON.stringify(seedWithSim(5002)));
+    const status = async (url: string) => (await fetch(url, { headers: credentials })).status;
+
+    const first = npmStart({ PORT: '0', SEED_FILE: firstSeed }, ['--persist', persistDir]);
+    const firstUrl = await waitForReady(first, 150_000);
+    expect(first.stdout).toContain(`data kept in ${persistDir}`);
+    expect(await status(`${firstUrl}/developer/api/sims/5001/`)).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    const second = npmStart({ PORT: '0', SEED_FILE: secondSeed }, ['--persist', persistDir]);
+    const secondUrl = await waitForReady(second, 150_000);
+    expect(second.stdout).toContain(`not loaded: the table already existed in ${persistDir}`);
+    expect(await status(`${secondUrl}/developer/api/sims/5001/`)).toBe(200);
+    expect(await status(`${secondUrl}/developer/api/sims/5002/`)).toBe(404);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  }, 300_000);
 
   it('stops at once with what to install when Java is missing', async () => {
     // A PATH with node and sh but no java.
