@@ -2,7 +2,7 @@
  * Turns a validated seed document into the single table's items (shared/db/items.ts), keys
  * from shared/db/keys.ts. Pure: nothing is written here (see ./load.ts).
  */
-import { credentialHash } from '../../shared/auth/credentials';
+import { apiKeyItem, bearerTokenItem } from '../../shared/auth/credential-items';
 import type {
   AccountItem,
   ApiKeyItem,
@@ -67,34 +67,20 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   }));
 
   const bearerTokens = document.bearer_tokens.map((token): BearerTokenItem => {
-    const prefix = credentialPrefix(token.token, bearerTokenPattern)!;
     const user = usersById.get(token.user)!;
-    return {
-      ...key.bearerToken(prefix),
-      ...gsi1.tokenOfUser(user.id, prefix),
-      type: 'bearer_token',
-      prefix,
-      secret_hash: credentialHash(token.token),
-      user_id: user.id,
-      revoked: token.revoked,
-      user_active: user.active,
-      user_roles: [...user.roles],
-      user_customer_id: user.customer,
-    };
+    return bearerTokenItem(
+      { prefix: credentialPrefix(token.token, bearerTokenPattern)!, value: token.token, revoked: token.revoked },
+      { id: user.id, active: user.active, roles: user.roles, customerId: user.customer },
+    );
   });
 
-  const apiKeys = document.api_keys.map((apiKey): ApiKeyItem => {
-    const prefix = credentialPrefix(apiKey.key, apiKeyPattern)!;
-    return {
-      ...key.apiKey(prefix),
-      type: 'api_key',
-      prefix,
-      secret_hash: credentialHash(apiKey.key),
-      customer_id: apiKey.customer,
-      customer_path: pathOf(apiKey.customer),
-      revoked: apiKey.revoked,
-    };
-  });
+  const apiKeys = document.api_keys.map(
+    (apiKey): ApiKeyItem =>
+      apiKeyItem(
+        { prefix: credentialPrefix(apiKey.key, apiKeyPattern)!, value: apiKey.key, revoked: apiKey.revoked },
+        { id: apiKey.customer, path: pathOf(apiKey.customer) },
+      ),
+  );
 
   // Pool usage per bundle, summed in integer hundredths.
   const poolHundredths = new Map<string, bigint>(document.data_bundles.map((bundle) => [bundle.id, 0n]));

@@ -6,9 +6,10 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
-import type { ApiKeyItem, BearerTokenItem, CustomerItem, UserItem } from '../db/items';
-import { gsi1, gsi1Partition, key } from '../db/keys';
-import { credentialHash, generateCredential, prefixOf } from './credentials';
+import type { CustomerItem, UserItem } from '../db/items';
+import { gsi1Partition, key } from '../db/keys';
+import { apiKeyItem, bearerTokenItem } from './credential-items';
+import { generateCredential, prefixOf } from './credentials';
 
 /**
  * Administration of Area A credentials (used by local/admin-cli.ts against any table):
@@ -57,18 +58,10 @@ export const issueBearerToken = async (deps: AdminDeps, userId: string): Promise
   const user = await getItem<UserItem>(deps, key.user(userId));
   if (!user || user.type !== 'user') throw new AdminError(`no user with id "${userId}"`);
   const credential = generateCredential('bearer');
-  const item: BearerTokenItem = {
-    ...key.bearerToken(credential.prefix),
-    ...gsi1.tokenOfUser(user.id, credential.prefix),
-    type: 'bearer_token',
-    prefix: credential.prefix,
-    secret_hash: credentialHash(credential.value),
-    user_id: user.id,
-    revoked: false,
-    user_active: user.active,
-    user_roles: [...user.roles],
-    user_customer_id: user.customer_id,
-  };
+  const item = bearerTokenItem(
+    { ...credential, revoked: false },
+    { id: user.id, active: user.active, roles: user.roles, customerId: user.customer_id },
+  );
   try {
     await deps.db.send(
       new TransactWriteCommand({
@@ -100,15 +93,7 @@ export const issueApiKey = async (deps: AdminDeps, customerId: string): Promise<
   const customer = await getItem<CustomerItem>(deps, key.customer(customerId));
   if (!customer || customer.type !== 'customer') throw new AdminError(`no customer with id "${customerId}"`);
   const credential = generateCredential('devkey');
-  const item: ApiKeyItem = {
-    ...key.apiKey(credential.prefix),
-    type: 'api_key',
-    prefix: credential.prefix,
-    secret_hash: credentialHash(credential.value),
-    customer_id: customer.id,
-    customer_path: [...customer.path],
-    revoked: false,
-  };
+  const item = apiKeyItem({ ...credential, revoked: false }, { id: customer.id, path: customer.path });
   try {
     await deps.db.send(
       new TransactWriteCommand({
