@@ -33,6 +33,11 @@ export interface Mailer {
    * the outcome unknown.
    */
   send(message: EmailMessage): Promise<EmailSent>;
+  /**
+   * Whether a message with this reference was sent, for an adapter that can tell (the local
+   * outbox); absent when it cannot (SES). Resolves with what send() reported, or undefined.
+   */
+  findSent?(reference: string): Promise<EmailSent | undefined>;
 }
 
 /** Nothing was sent: the provider answered with an error, or the message never left. */

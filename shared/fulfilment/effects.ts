@@ -29,6 +29,12 @@ export interface MessageEffect {
   /** Sends the message; resolves with what to record (a provider message id, a file). */
   send: () => Promise<Record<string, unknown>>;
   classify: (error: unknown) => SendFailure;
+  /**
+   * Whether the message was sent, for an adapter that can tell (the local outbox): what to
+   * record when it was, `false` when it was not, undefined when it cannot tell (SES, SNS, SMS).
+   * Asked only about a claim whose worker stopped before recording the outcome.
+   */
+  findSent?: () => Promise<Record<string, unknown> | false | undefined>;
 }
 
 const effectItem = (run: FulfilmentRun, name: string, status: FulfilmentEffectStatus, detail?: Record<string, unknown>): FulfilmentEffectItem => {
@@ -82,6 +88,16 @@ export const runDatabaseEffect = async <Detail extends Record<string, unknown>>(
   return detail;
 };
 
+/** effect.findSent, with a failure to tell read as "cannot tell" (logged). */
+const findSentSafely = async (effect: MessageEffect, orderId: string): Promise<Record<string, unknown> | false | undefined> => {
+  try {
+    return await effect.findSent?.();
+  } catch (error) {
+    logFulfilment('WARN', 'could not tell whether a fulfilment message was sent', { orderId, effect: effect.name, error: errorSummary(error) });
+    return undefined;
+  }
+};
+
 /**
  * Sends a message at most once: the effect is claimed (`pending`, a conditional put) before
  * the message is handed over and recorded `done` after. A later worker that finds the claim
@@ -89,26 +105,50 @@ export const runDatabaseEffect = async <Detail extends Record<string, unknown>>(
  * worker) somewhere between claiming and recording, so the message may or may not have left:
  * it records `unknown`, logs an error naming the order and the effect, and does not send it
  * again. A send that certainly failed releases the claim and rethrows (`not_sent`: the queue
- * message is retried) or records `failed` (retrying cannot help). Resolves with the effect's
- * final status.
+ * message is retried) or records `failed` (retrying cannot help). Where the adapter can tell
+ * whether the message left (`findSent`: the local outbox), a stopped worker's claim is
+ * settled instead: recorded `done` when it was sent, taken over and sent when it was not.
+ * Resolves with the effect's final status.
  */
 export const runMessageEffect = async (run: FulfilmentRun, effect: MessageEffect): Promise<FulfilmentEffectStatus> => {
   const { deps, order } = run;
   const existing = run.effects.get(effect.name);
   if (existing && existing.status !== 'pending') return existing.status;
   if (existing) {
-    await setStatus(run, effect.name, 'unknown', { reason: 'claimed by a worker that stopped before recording the outcome' });
-    logFulfilment('ERROR', 'fulfilment message outcome unknown: not sent again', {
-      orderId: order.id,
-      effect: effect.name,
-      claimedAt: existing.claimed_at,
-    });
-    return 'unknown';
+    const found = await findSentSafely(effect, order.id);
+    if (found) {
+      await setStatus(run, effect.name, 'done', { ...found, settled: 'sent by a worker that stopped before recording it' });
+      logFulfilment('INFO', 'fulfilment message found sent: recorded', { orderId: order.id, effect: effect.name, claimedAt: existing.claimed_at });
+      return 'done';
+    }
+    if (found === undefined) {
+      await setStatus(run, effect.name, 'unknown', { reason: 'claimed by a worker that stopped before recording the outcome' });
+      logFulfilment('ERROR', 'fulfilment message outcome unknown: not sent again', {
+        orderId: order.id,
+        effect: effect.name,
+        claimedAt: existing.claimed_at,
+      });
+      return 'unknown';
+    }
+    // Certainly not sent: the claim passes to this worker, which sends it.
+    const now = deps.now().toISOString();
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: key.fulfilmentEffect(order.id, effect.name),
+        UpdateExpression: 'SET claim = :token, claimed_at = :now',
+        ConditionExpression: '#status = :pending AND claim = :previous',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':token': run.token, ':now': now, ':pending': 'pending', ':previous': existing.claim },
+      }),
+    );
+    run.effects.set(effect.name, { ...existing, claim: run.token, claimed_at: now });
+    logFulfilment('WARN', 'fulfilment message claimed by a stopped worker was not sent: sending it', { orderId: order.id, effect: effect.name });
+  } else {
+    const claim = effectItem(run, effect.name, 'pending');
+    await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(PK)' }));
+    run.effects.set(effect.name, claim);
   }
-
-  const claim = effectItem(run, effect.name, 'pending');
-  await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(PK)' }));
-  run.effects.set(effect.name, claim);
 
   let detail: Record<string, unknown>;
   try {

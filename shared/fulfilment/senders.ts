@@ -68,6 +68,13 @@ export const emailEffect = (deps: FulfilmentDeps, name: string, prepare: () => P
     const sent = await mailer.send(message);
     return { id: sent.id, to: message.to, subject: message.subject };
   },
+  findSent: async () => {
+    const mailer = deps.mailer();
+    if (!mailer?.findSent) return undefined;
+    const message = await prepare();
+    const sent = await mailer.findSent(message.reference);
+    return sent ? { id: sent.id, to: message.to, subject: message.subject } : false;
+  },
 });
 
 /** An SMS effect through the SMS provider adapter; `reference` is `<order id>.<effect>`. */
@@ -91,5 +98,11 @@ export const notificationEffect = (deps: FulfilmentDeps, name: string, notificat
     if (!notifier) throw new NotConfiguredError('the operations notification (OPERATIONS_TOPIC_ARN or EMAIL_OUTBOX_DIR)');
     const sent = await notifier.notify(notification);
     return { id: sent.id, subject: notification.subject };
+  },
+  findSent: async () => {
+    const notifier = deps.notifier();
+    if (!notifier?.findSent) return undefined;
+    const sent = await notifier.findSent(notification.reference);
+    return sent ? { id: sent.id, subject: notification.subject } : false;
   },
 });

@@ -14,6 +14,11 @@ export interface OperationsNotifier {
    * nothing was published; any other rejection leaves the outcome unknown.
    */
   notify(notification: OperationsNotification): Promise<{ id: string }>;
+  /**
+   * Whether a notification with this reference was published, for an adapter that can tell
+   * (the local outbox); absent when it cannot (SNS). Resolves with what notify() reported, or undefined.
+   */
+  findSent?(reference: string): Promise<{ id: string } | undefined>;
 }
 
 /** Nothing was published: the service answered with an error, or it never left. */

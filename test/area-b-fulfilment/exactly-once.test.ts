@@ -157,14 +157,20 @@ describe('a worker that dies between effects', () => {
   });
 });
 
-describe('a worker that dies after handing a message over, before recording it', () => {
-  it('does not send it again (at most once): the effect is recorded unknown and logged with the order id', async () => {
+describe('a worker that dies after claiming a message, before recording it', () => {
+  /** The outbox mailer without findSent: an adapter that cannot tell whether a message left (SES). */
+  const blindMailer = (): Mailer => {
+    const real = depsWith().mailer()!;
+    return { send: (message) => real.send(message) };
+  };
+
+  it('with an adapter that cannot tell (SES), does not send it again (at most once): recorded unknown and logged with the order id', async () => {
     const errors = vi.spyOn(console, 'error');
     const order = await placeOrder(runtime, stripe, 'esim', buyers.esim('unknown@crash.example'));
-    await expect(processPaymentMessage(depsWith(crashAt('receipt_email', 'afterSend')), success(order))).rejects.toThrow(
-      'simulated crash after receipt_email',
-    );
-    expect(await processPaymentMessage(depsWith(), success(order))).toBe('fulfilled');
+    await expect(
+      processPaymentMessage(depsWith({ ...crashAt('receipt_email', 'afterSend'), mailer: blindMailer }), success(order)),
+    ).rejects.toThrow('simulated crash after receipt_email');
+    expect(await processPaymentMessage(depsWith({ mailer: blindMailer }), success(order))).toBe('fulfilled');
     const result = await tally('esim', order, 'unknown@crash.example');
     expect(result).toEqual({ ...expected.esim, effects: { ...expected.esim.effects, receipt_email: 'unknown' } });
     const logged = errors.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('outcome unknown'));
@@ -177,6 +183,42 @@ describe('a worker that dies after handing a message over, before recording it',
         claimedAt: expect.any(String),
       },
     ]);
+  });
+
+  it('with the local outbox, which can tell: a message that was sent is recorded done and not sent again', async () => {
+    const logs = vi.spyOn(console, 'log');
+    const order = await placeOrder(runtime, stripe, 'esim', buyers.esim('found@crash.example'));
+    await expect(processPaymentMessage(depsWith(crashAt('receipt_email', 'afterSend')), success(order))).rejects.toThrow(
+      'simulated crash after receipt_email',
+    );
+    expect(await processPaymentMessage(depsWith(), success(order))).toBe('fulfilled');
+    expect(await tally('esim', order, 'found@crash.example')).toEqual(expected.esim);
+    const receipt = (await readEffects(db, runtime.tableName, order.orderId)).receipt_email!;
+    expect(receipt.detail).toMatchObject({ id: expect.stringContaining(`${order.orderId}.receipt_email-`), settled: 'sent by a worker that stopped before recording it' });
+    const settled = logs.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('found sent'));
+    expect(settled.map((line) => JSON.parse(line))).toEqual([
+      { level: 'INFO', message: 'fulfilment message found sent: recorded', orderId: order.orderId, effect: 'receipt_email', claimedAt: expect.any(String) },
+    ]);
+  });
+
+  it('with the local outbox, which can tell: a message claimed but never written is sent once by the next worker', async () => {
+    const order = await placeOrder(runtime, stripe, 'esim', buyers.esim('claimed@crash.example'));
+    await expect(processPaymentMessage(depsWith(crashAt('devices')), success(order))).rejects.toThrow('simulated crash after devices');
+    // The dead worker's claim, as a worker killed between claiming and writing the file leaves it.
+    await db.send(
+      new PutCommand({
+        TableName: runtime.tableName,
+        Item: {
+          ...key.fulfilmentEffect(order.orderId, 'receipt_email'),
+          type: 'fulfilment_effect', order_id: order.orderId, effect: 'receipt_email', status: 'pending',
+          claim: 'a-worker-that-died', claimed_at: new Date().toISOString(),
+        },
+      }),
+    );
+    expect(readOutbox(outbox(), order.orderId)).toEqual([]);
+    expect(await processPaymentMessage(depsWith(), success(order))).toBe('fulfilled');
+    expect(await tally('esim', order, 'claimed@crash.example')).toEqual(expected.esim);
+    expect((await readEffects(db, runtime.tableName, order.orderId)).receipt_email).toMatchObject({ status: 'done', claim: expect.not.stringMatching(/^a-worker-that-died$/) });
   });
 });
 
