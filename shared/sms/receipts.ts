@@ -3,6 +3,11 @@ import { ApiError } from '../http/api-error';
 import type { ReceiptQueue } from '../callbacks/receipt-queue';
 import { applyReceipt, terminalStatuses, type MessageTable, type TerminalStatus } from './message-store';
 import { isoWithOffset } from './time';
+import { isCarriableText } from '../text/characters';
+import { isPossibleMessageId } from './message-id';
+
+/** The longest `occurred_at` that is stored; a longer (or otherwise odd) one is stored as null. */
+export const maxOccurredAtCharacters = 64;
 
 /**
  * True when `X-Provider-Signature` is `sha256=<hex HMAC-SHA256 of the raw body>` under the
@@ -24,7 +29,14 @@ export interface ProviderReceipt {
   occurredAt: string | null;
 }
 
-/** Parses a (signature-checked) receipt body; 400 `invalid_receipt` when it is not one. */
+/**
+ * Parses a (signature-checked) receipt body; 400 `invalid_receipt` when it is not one: no
+ * `reference`, a `reference` that is not a message id this service could have sent (empty,
+ * over 48 characters, or with a lone surrogate, U+FFFE, U+FFFF or a control character; it is
+ * refused before any table access, so no input makes a key DynamoDB refuses), or a status
+ * other than delivered, expired, failed. `occurred_at` is informational: kept when it is a
+ * string of at most 64 carriable characters, else null.
+ */
 export const parseProviderReceipt = (rawBody: Buffer): ProviderReceipt => {
   let parsed: unknown;
   try {
@@ -36,13 +48,25 @@ export const parseProviderReceipt = (rawBody: Buffer): ProviderReceipt => {
   if (typeof fields.reference !== 'string' || fields.reference === '') {
     throw new ApiError(400, 'invalid_receipt', 'reference must be a non-empty string.');
   }
+  if (!isPossibleMessageId(fields.reference)) {
+    throw new ApiError(
+      400,
+      'invalid_receipt',
+      'reference must be a message id: at most 48 characters of well-formed Unicode without U+FFFE, U+FFFF or control characters.',
+    );
+  }
   if (!terminalStatuses.includes(fields.status as TerminalStatus)) {
     throw new ApiError(400, 'invalid_receipt', `status must be one of ${terminalStatuses.join(', ')}.`);
   }
   return {
     reference: fields.reference,
     status: fields.status as TerminalStatus,
-    occurredAt: typeof fields.occurred_at === 'string' ? fields.occurred_at : null,
+    occurredAt:
+      typeof fields.occurred_at === 'string' &&
+      fields.occurred_at.length <= maxOccurredAtCharacters &&
+      isCarriableText(fields.occurred_at)
+        ? fields.occurred_at
+        : null,
   };
 };
 

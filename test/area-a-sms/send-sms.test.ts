@@ -73,7 +73,11 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
     expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: 'x'.repeat(49) }))).toEqual(
       error(400, 'message_id_too_long', 'message_id must be at most 48 characters.'),
     );
-    const invalid = error(400, 'invalid_message_id', 'message_id must be a non-empty string without control characters.');
+    const invalid = error(
+      400,
+      'invalid_message_id',
+      'message_id must be a non-empty string of well-formed Unicode without U+FFFE, U+FFFF or control characters.',
+    );
     expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: 42 }))).toEqual(invalid);
     expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: '' }))).toEqual(invalid);
     const longest = `${'é'.repeat(30)}${uniqueId('m')}`.slice(0, 48);
