@@ -177,8 +177,8 @@ export const routes: RouteDefinition[] = [
     timeoutSeconds: 15,
   },
   // Payment events from Stripe (issue #6); docs/fulfilment.md. No service token: Stripe signs
-  // the raw body (Stripe-Signature), so the body is left unparsed. The route only verifies and
-  // enqueues; the fulfilment consumer reads and writes the table.
+  // the raw body (Stripe-Signature), so the body is left unparsed. The route only verifies,
+  // records and enqueues; the fulfilment consumer does the rest.
   {
     name: 'stripe-webhook',
     method: 'POST',
@@ -186,7 +186,8 @@ export const routes: RouteDefinition[] = [
     handler: 'functions/stripe-webhook.ts',
     area: 'storefront',
     json: false,
-    access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
+    // readWrite: each queued payment event is first recorded (PAYMENT_EVENT#, docs/fulfilment.md).
+    access: { table: 'readWrite', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
   },
 ];
 

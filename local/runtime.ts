@@ -11,6 +11,7 @@ import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startGateway } from './gateway';
 import { startPollers } from './pollers';
+import { redriveUnfinishedPayments, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
 import { createQueues, startSqsLocal, type QueueUrls } from './sqs-local';
@@ -52,6 +53,8 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   /** What the seed load wrote (undefined when no seed was loaded). */
   seeded?: SeedLoadResult;
+  /** With persistDir and an existing table: the unfinished payment events queued again (local/redrive.ts). */
+  redriven?: RedriveResult;
   /** The environment handed to the handlers (also set on process.env while running). */
   env: Record<string, string>;
   /** Stops pollers, servers and whatever this call started (DynamoDB Local's JVM included). */
@@ -158,6 +161,16 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     for (const name of optionalVariables) delete process.env[name];
     Object.assign(process.env, env);
 
+    // Queues live in memory: what a killed runtime had queued for fulfilment is queued again
+    // from the persisted table, before any poller runs (local/redrive.ts).
+    const ownsPersistedTable = options.persistDir !== undefined && options.dynamodbEndpoint === undefined && !created;
+    const redriven = ownsPersistedTable
+      ? await redriveUnfinishedPayments({ dynamo, sqs, tableName, queueUrl: queues.fulfilment.url })
+      : undefined;
+    if (redriven && !options.quiet) {
+      console.log(JSON.stringify({ level: 'INFO', message: 'unfinished payment events queued again', ...redriven }));
+    }
+
     const pollers = startPollers({
       client: sqs,
       targets: queueDefinitions.map((queue) => ({ queue, url: queues[queue.name].url })),
@@ -174,6 +187,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       dynamodbEndpoint,
       sqsEndpoint,
       seeded,
+      redriven,
       env,
       stop: cleanUp,
     };

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { ApiError } from '../http/api-error';
 import { paymentEventTypes, type FulfilmentMessage, type PaymentEventType } from './message';
+import { recordPaymentEvent, type PaymentEventStore } from './payment-events';
 import type { FulfilmentQueue } from './queue';
 
 /** Stripe's own tolerance for the signature's timestamp: five minutes. */
@@ -12,6 +13,12 @@ export interface WebhookDeps {
   webhookSecret: () => Promise<string | undefined>;
   /** The fulfilment queue, undefined when FULFILMENT_QUEUE_URL is not configured. */
   queue: () => FulfilmentQueue | undefined;
+  /**
+   * Where each queued event is first recorded as `unfinished` (./payment-events.ts), so that
+   * a message lost with its queue (the local runtime killed) can be queued again. The
+   * deployed function always gives it; absent, nothing is recorded.
+   */
+  events?: () => PaymentEventStore;
 }
 
 /** One webhook request: the body exactly as Stripe sent it, and its Stripe-Signature header. */
@@ -96,6 +103,10 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
     // 500: Stripe retries the delivery until the queue is configured.
     throw new Error('FULFILMENT_QUEUE_URL is not configured; the payment event could not be queued');
   }
+  // Recorded before it is queued: a crash in between leaves an unfinished record (Stripe,
+  // without its 2xx, delivers again; the local runtime re-drives it at start).
+  const events = deps.events?.();
+  if (events) await recordPaymentEvent(events, message, JSON.stringify(message), new Date());
   await queue.enqueue(message);
   log('INFO', 'payment event queued for fulfilment', { eventId: event.id, type, orderId, paymentIntentId: intent.id });
   return { received: true };
