@@ -81,21 +81,37 @@ const requestTime = (now: number): string => {
 };
 
 /**
+ * A plain object with these entries as own enumerable properties, the way `JSON.parse`
+ * builds the event in Lambda: any name is a key, so `__proto__`, `constructor` or
+ * `toString` from a client are ordinary entries (an assignment `object[name] = value` would
+ * change the prototype for `__proto__` and read an inherited member for the others).
+ */
+export const ownEntries = <T>(entries: Iterable<readonly [string, T]>): Record<string, T> => {
+  const object: Record<string, T> = {};
+  for (const [name, value] of entries) Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  return object;
+};
+
+/**
  * The query string as API Gateway passes it: last value per name, every value per name,
- * both null when there is no query string. Values are URL-decoded (`+` is a space).
+ * both null when there is no query string. Values are URL-decoded (`+` is a space). Any
+ * parameter name is safe (see ownEntries).
  */
 export const queryParameters = (
   rawQuery: string,
 ): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> => {
   if (rawQuery === '') return { queryStringParameters: null, multiValueQueryStringParameters: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const grouped = new Map<string, string[]>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
-    single[name] = value;
-    (multi[name] ??= []).push(value);
+    const values = grouped.get(name);
+    if (values) values.push(value);
+    else grouped.set(name, [value]);
   }
-  if (Object.keys(single).length === 0) return { queryStringParameters: null, multiValueQueryStringParameters: null };
-  return { queryStringParameters: single, multiValueQueryStringParameters: multi };
+  if (grouped.size === 0) return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  return {
+    queryStringParameters: ownEntries([...grouped].map(([name, values]) => [name, values[values.length - 1]!] as const)),
+    multiValueQueryStringParameters: ownEntries(grouped),
+  };
 };
 
 /**
@@ -120,12 +136,8 @@ export const buildApiGatewayEvent = (
   addDefault('X-Forwarded-Port', String(request.localPort));
   addDefault('X-Forwarded-Proto', 'http');
   addDefault('X-Amzn-Trace-Id', traceId(now));
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (const { name, values } of grouped.values()) {
-    headers[name] = values[values.length - 1]!;
-    multiValueHeaders[name] = values;
-  }
+  const headers = ownEntries([...grouped.values()].map(({ name, values }) => [name, values[values.length - 1]!] as const));
+  const multiValueHeaders = ownEntries([...grouped.values()].map(({ name, values }) => [name, values] as const));
   const contentType = grouped.get('content-type')?.values[0];
   const userAgent = grouped.get('user-agent')?.values[0] ?? null;
   const host = grouped.get('host')?.values[0] ?? `127.0.0.1:${request.localPort}`;
@@ -137,7 +149,7 @@ export const buildApiGatewayEvent = (
     headers,
     multiValueHeaders,
     ...queryParameters(request.rawQuery),
-    pathParameters: match.pathParameters,
+    pathParameters: match.pathParameters && ownEntries(Object.entries(match.pathParameters)),
     stageVariables: null,
     requestContext: {
       resourceId: 'local',

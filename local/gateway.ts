@@ -5,6 +5,16 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { allRoutes, type RouteDefinition } from '../infra/routes';
 import { matchRoute } from '../shared/http/route-match';
 import { buildApiGatewayEvent, type ResourceMatch } from './api-gateway-event';
+import {
+  answerClientError,
+  answerOnSocket,
+  apiGatewayMethods,
+  lingeringClose,
+  parserMaxHeaderSize,
+  sizeRefusal,
+  unsupportedMethod,
+  type GuardAnswer,
+} from './gateway-guards';
 import { invokeHandler, loadHandler } from './handler-loader';
 import { lambdaContext } from './lambda-context';
 
@@ -25,6 +35,9 @@ export interface GatewayOptions {
   quiet?: boolean;
   /** Where log lines go (default console.log). */
   log?: (line: string) => void;
+  /** Node's headersTimeout / requestTimeout in ms (defaults 60 s / 300 s); tests set them short. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 /** A running local API gateway. */
@@ -52,14 +65,22 @@ export const resolveRoute = (
   return undefined;
 };
 
-const jsonError = (status: number, detail: string, code: string): APIGatewayProxyResult => ({
+const jsonError = (status: number, detail: string, code: string, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
   statusCode: status,
-  headers: { 'Content-Type': 'application/json' },
+  headers: { 'Content-Type': 'application/json', ...headers },
   body: JSON.stringify({ detail, code }),
 });
 
-class PayloadTooLarge extends Error {}
+const guardResult = (answer: GuardAnswer): APIGatewayProxyResult => jsonError(answer.status, answer.detail, answer.code, answer.headers);
 
+class PayloadTooLarge extends Error {}
+/** The client went away before its request was complete: there is nobody to answer. */
+class ClientGone extends Error {}
+
+/**
+ * Reads the body, up to maxBodyBytes. Over it (declared or as sent) it rejects with
+ * PayloadTooLarge at once and discards the rest of the body as it arrives.
+ */
 const readBody = (request: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length'] ?? 0);
@@ -69,10 +90,13 @@ const readBody = (request: IncomingMessage): Promise<Buffer> =>
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
     request.on('data', (chunk: Buffer) => {
+      if (refused) return;
       size += chunk.length;
       if (size > maxBodyBytes) {
-        request.removeAllListeners('data');
+        refused = true;
+        chunks.length = 0;
         reject(new PayloadTooLarge());
         return;
       }
@@ -83,9 +107,9 @@ const readBody = (request: IncomingMessage): Promise<Buffer> =>
       complete = true;
       resolve(Buffer.concat(chunks));
     });
-    request.on('error', reject);
+    request.on('error', () => reject(new ClientGone()));
     request.on('close', () => {
-      if (!complete) reject(new Error('the client closed the connection before the body was complete'));
+      if (!complete) reject(new ClientGone());
     });
   });
 
@@ -105,7 +129,7 @@ const isProxyResult = (value: unknown): value is APIGatewayProxyResult => {
  * wins for a name in both, as in API Gateway), and the body, base64-decoded when the
  * handler says isBase64Encoded. JSON is the content type when the handler sets none.
  */
-const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, requestId: string): void => {
+const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, requestId: string, close = false): void => {
   const headers = new Map<string, { name: string; values: string[] }>();
   for (const [name, value] of Object.entries(result.headers ?? {})) {
     headers.set(name.toLowerCase(), { name, values: [String(value)] });
@@ -120,8 +144,20 @@ const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, re
   const body = result.isBase64Encoded ? Buffer.from(rawBody, 'base64') : Buffer.from(rawBody, 'utf8');
   for (const { name, values } of headers.values()) response.setHeader(name, values.length === 1 ? values[0]! : values);
   response.setHeader('Content-Length', body.length);
+  if (close) closeAfter(response);
   response.statusCode = Number(result.statusCode);
   response.end(body);
+};
+
+/**
+ * Sends `Connection: close` and, once the answer is written, closes the connection with a
+ * lingering close (gateway-guards.ts) instead of Node's immediate destroy, so a client still
+ * sending a refused body receives the whole answer rather than a connection reset.
+ */
+const closeAfter = (response: ServerResponse): void => {
+  response.setHeader('Connection', 'close');
+  const socket = response.socket as (ServerResponse['socket'] & { destroySoon?: () => void }) | null;
+  if (socket) socket.destroySoon = () => lingeringClose(socket);
 };
 
 const logError = (message: string, fields: Record<string, unknown>, error: unknown): void => {
@@ -166,11 +202,20 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       resolved = undefined;
     }
     let result: APIGatewayProxyResult;
+    let close = false;
+    const refusal = sizeRefusal(request);
     try {
-      const body = await readBody(request);
-      if (!resolved) {
+      if (refusal) {
+        // Over API Gateway's URL or header quota: refused before the body is read.
+        result = guardResult(refusal);
+        close = true;
+      } else if (!(apiGatewayMethods as readonly string[]).includes(method)) {
+        result = guardResult(unsupportedMethod(method));
+      } else if (!resolved) {
+        await readBody(request);
         result = jsonError(404, 'Not found.', 'not_found');
       } else {
+        const body = await readBody(request);
         const event = buildApiGatewayEvent(
           resolved.match,
           {
@@ -205,10 +250,9 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     } catch (error) {
       if (!(error instanceof PayloadTooLarge)) throw error;
       result = jsonError(413, `The request body exceeds the maximum of ${maxBodyBytes} bytes.`, 'payload_too_large');
-      response.setHeader('Connection', 'close');
-      response.once('finish', () => request.destroy());
+      close = true;
     }
-    writeResult(response, result, requestId);
+    writeResult(response, result, requestId, close);
     if (!options.quiet) {
       log(
         JSON.stringify({
@@ -225,13 +269,29 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     }
   };
 
-  const server: Server = createServer((request, response) => {
-    serve(request, response).catch((error: unknown) => {
-      logError('gateway failed', { url: request.url }, error);
-      if (!response.headersSent) writeResult(response, jsonError(502, 'Internal server error.', 'internal_error'), randomUUID());
-      else response.destroy();
-    });
-  });
+  const server: Server = createServer(
+    {
+      maxHeaderSize: parserMaxHeaderSize,
+      ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
+      ...(options.headersTimeoutMs === undefined ? {} : { connectionsCheckingInterval: Math.max(50, Math.floor(options.headersTimeoutMs / 4)) }),
+    },
+    (request, response) => {
+      serve(request, response).catch((error: unknown) => {
+        if (error instanceof ClientGone) {
+          response.destroy();
+          return;
+        }
+        logError('gateway failed', { url: request.url }, error);
+        if (!response.headersSent) writeResult(response, jsonError(502, 'Internal server error.', 'internal_error'), randomUUID());
+        else response.destroy();
+      });
+    },
+  );
+  // Malformed requests, heads over the parser's limit, slow clients: JSON, not Node's empty answer.
+  server.on('clientError', answerClientError);
+  // CONNECT: Node closes the socket unanswered when nobody listens; API Gateway does not serve it.
+  server.on('connect', (request: IncomingMessage, socket) => answerOnSocket(socket, unsupportedMethod(request.method ?? 'CONNECT')));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
 import { maxBodyBytes, startGateway, type Gateway } from '../../local/gateway';
+import { maxHeaderBytes, maxUrlLength } from '../../local/gateway-guards';
 import { rawRequest } from './http-client';
+import { rawExchange, type RawExchange } from './raw-socket';
 
 const testRoute = (name: string, method: RouteDefinition['method'], path: string, handler: string): RouteDefinition => ({
   name,
@@ -122,6 +124,153 @@ describe('local gateway', () => {
     const response = await rawRequest(`${gateway.baseUrl}/files/a/b%2Fc/d.txt`);
     expect((response.json() as EchoBody).event.pathParameters).toEqual({ proxy: 'a/b/c/d.txt' });
   });
+
+  it('passes any query and header name through, prototype member names included', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+    const query = names.map((name, index) => `${name}=${index}`).join('&');
+    const headers = names.flatMap((name, index) => [name, `h${index}`]);
+    const response = await rawRequest(`${gateway.baseUrl}/echo/1/items/2?${query}&__proto__=again`, { headers });
+    expect(response.status).toBe(200);
+    const { event } = response.json() as EchoBody;
+    expect(Object.entries(event.queryStringParameters)).toEqual([
+      ['constructor', '0'], ['__proto__', 'again'], ['toString', '2'], ['hasOwnProperty', '3'], ['valueOf', '4'],
+    ]);
+    expect(Object.entries(event.multiValueQueryStringParameters)).toEqual([
+      ['constructor', ['0']], ['__proto__', ['1', 'again']], ['toString', ['2']], ['hasOwnProperty', ['3']], ['valueOf', ['4']],
+    ]);
+    for (const [index, name] of names.entries()) {
+      expect(Object.getOwnPropertyDescriptor(event.headers, name)?.value).toBe(`h${index}`);
+      expect(Object.getOwnPropertyDescriptor(event.multiValueHeaders, name)?.value).toEqual([`h${index}`]);
+    }
+    // The real fallback handlers answer such requests as any other.
+    const fallback = await rawRequest(`${gateway.baseUrl}/nowhere/?${query}`, { headers });
+    expect({ status: fallback.status, body: fallback.json() }).toEqual({ status: 404, body: { detail: 'Not found.', code: 'not_found' } });
+  });
+
+  const jsonAnswer = (exchange: RawExchange) => ({
+    status: exchange.status,
+    type: exchange.headers['content-type'],
+    connection: exchange.headers.connection,
+    body: exchange.body === '' ? '' : JSON.parse(exchange.body),
+    ...(exchange.error ? { error: exchange.error } : {}),
+  });
+  const badRequest = {
+    status: 400,
+    type: 'application/json',
+    connection: 'close',
+    body: { detail: 'The request is not valid HTTP/1.1.', code: 'bad_request' },
+  };
+
+  it('answers requests that are not valid HTTP with a JSON 400 and closes the connection', async () => {
+    const malformed = [
+      'get /echo/1/ HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /echo/1/ HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n',
+      'GET /echo/1/ HTTP/1.1\r\nHost: x\r\nBad Name: a\r\n\r\n',
+      'GET\r\n\r\n',
+      'GET /echo/1/ HTTP/9.9\r\nHost: x\r\n\r\n',
+      'POST /plain HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    ];
+    for (const head of malformed) expect({ head, ...jsonAnswer(await rawExchange(gateway.port, head)) }).toEqual({ head, ...badRequest });
+  });
+
+  it('answers a URL over 10240 characters with a JSON 414 and headers over 10240 bytes with a JSON 431', async () => {
+    const uriTooLong = {
+      status: 414,
+      type: 'application/json',
+      connection: 'close',
+      body: { detail: `The URL exceeds the maximum of ${maxUrlLength} characters.`, code: 'uri_too_long' },
+    };
+    const headersTooLarge = {
+      status: 431,
+      type: 'application/json',
+      connection: 'close',
+      body: { detail: `The request headers exceed the maximum of ${maxHeaderBytes} bytes.`, code: 'request_header_fields_too_large' },
+    };
+    const atLimit = `/echo/1/?q=${'a'.repeat(maxUrlLength - '/echo/1/?q='.length)}`;
+    expect(atLimit).toHaveLength(maxUrlLength);
+    const fits = await rawExchange(gateway.port, `GET ${atLimit} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(fits.status).toBe(200);
+    for (const url of [`${atLimit}a`, `/echo/1/?q=${'a'.repeat(20_000)}`]) {
+      expect(jsonAnswer(await rawExchange(gateway.port, `GET ${url} HTTP/1.1\r\nHost: x\r\n\r\n`))).toEqual(uriTooLong);
+    }
+    // Header names and values count; 'Host' + 'x' are 5 bytes.
+    const header = (valueBytes: number) => `GET /echo/1/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(valueBytes)}\r\n\r\n`;
+    const room = maxHeaderBytes - 'Hostx'.length - 'X-Big'.length;
+    expect((await rawExchange(gateway.port, header(room))).status).toBe(200);
+    expect(jsonAnswer(await rawExchange(gateway.port, header(room + 1)))).toEqual(headersTooLarge);
+    // Over Node's own parser limit (1 MiB), still JSON.
+    expect(jsonAnswer(await rawExchange(gateway.port, header(2 * 1024 * 1024)))).toEqual(headersTooLarge);
+    // A POST with a body over the limits is refused before the body is read, and the answer arrives whole.
+    const post = await rawExchange(gateway.port, `POST /plain HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\nX-Big: ${'b'.repeat(room)}\r\n\r\n`, {
+      body: Buffer.alloc(1_000_000, 0x20),
+    });
+    expect(jsonAnswer(post)).toEqual(headersTooLarge);
+  });
+
+  it('answers methods API Gateway does not serve, CONNECT included, with a JSON 405', async () => {
+    const allow = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
+    for (const [method, target] of [
+      ['CONNECT', 'example.com:443'],
+      ['CONNECT', '/developer/api/sims/'],
+      ['PROPFIND', '/developer/api/sims/'],
+      ['TRACE', '/echo/1/'],
+      ['BREW', '/developer/api/sims/'],
+      ['PURGE', '/nowhere'],
+    ] as const) {
+      const exchange = await rawExchange(gateway.port, `${method} ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect({ method, allow: exchange.headers.allow, ...jsonAnswer(exchange) }).toEqual({
+        method,
+        allow,
+        status: 405,
+        type: 'application/json',
+        connection: method === 'CONNECT' || method === 'BREW' ? 'close' : exchange.headers.connection,
+        body: { detail: `Method ${method} is not supported; use ${allow}.`, code: 'method_not_allowed' },
+      });
+    }
+  });
+
+  it('answers a slow client with a JSON 408', async () => {
+    const strict = await startGateway({ routes, quiet: true, headersTimeoutMs: 400, requestTimeoutMs: 800 });
+    try {
+      const started = Date.now();
+      const exchange = await rawExchange(strict.port, 'GET /echo/1/ HTTP/1.1\r\nHost: x\r\n', { end: false });
+      expect(jsonAnswer(exchange)).toEqual({
+        status: 408,
+        type: 'application/json',
+        connection: 'close',
+        body: { detail: 'The request was not received in time.', code: 'request_timeout' },
+      });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it('sends the whole JSON 413 before closing, every time, for a body just over 10 MB', async () => {
+    const payloadTooLarge = {
+      status: 413,
+      type: 'application/json',
+      connection: 'close',
+      body: { detail: `The request body exceeds the maximum of ${maxBodyBytes} bytes.`, code: 'payload_too_large' },
+    };
+    const justOver = Buffer.alloc(maxBodyBytes + 1, 0x20);
+    const farOver = Buffer.alloc(maxBodyBytes + 4 * 1024 * 1024, 0x20);
+    const post = (length: number | 'chunked') =>
+      `POST /plain HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`;
+    const answers = [];
+    for (let round = 0; round < 8; round += 1) {
+      answers.push(jsonAnswer(await rawExchange(gateway.port, post(justOver.length), { body: justOver })));
+      answers.push(jsonAnswer(await rawExchange(gateway.port, post(farOver.length), { body: farOver })));
+      answers.push(jsonAnswer(await rawExchange(gateway.port, post('chunked'), { body: justOver, chunked: true })));
+    }
+    expect(answers).toEqual(Array.from({ length: answers.length }, () => payloadTooLarge));
+    // Exactly 10 MB is accepted (our side stays open: Node's server drops a half-closed client's request).
+    const atLimit = await rawExchange(gateway.port, post(maxBodyBytes).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'), {
+      body: Buffer.alloc(maxBodyBytes, 0x20),
+      end: false,
+    });
+    expect({ status: atLimit.status, error: atLimit.error }).toEqual({ status: 200, error: undefined });
+  }, 120_000);
 
   it('refuses a body over 10 MB with a JSON 413', async () => {
     const response = await rawRequest(`${gateway.baseUrl}/plain`, {
