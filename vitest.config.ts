@@ -1,17 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The HTTP suites of both areas: the test files under test/area-* that start the local
+ * runtime (they call startTestRuntime) and so reach the functions over HTTP and SQS. The
+ * bundled project runs them a second time against the esbuild bundles the stack deploys.
+ */
+const httpSuites = readdirSync(join(root, 'test'))
+  .filter((folder) => folder.startsWith('area-'))
+  .flatMap((folder) =>
+    readdirSync(join(root, 'test', folder))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => `test/${folder}/${file}`),
+  )
+  .filter((file) => readFileSync(join(root, file), 'utf8').includes('startTestRuntime('))
+  .sort();
+
+/** What both projects share. */
+const shared = {
+  // One DynamoDB Local and one SQS emulator per test run, shared by both projects; each test
+  // file makes its own table and queues in them (test/support/resources.ts).
+  globalSetup: ['test/support/global-setup.ts'],
+  // Each file in its own process: handler modules read process.env, which must not leak.
+  pool: 'forks' as const,
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  // Bundles (local/bundle-build.ts) are imported by Node itself, as Lambda does, not
+  // through vitest's module transform.
+  server: { deps: { external: [/\/sim-service-bundles-[^/]+\//] } },
+};
 
 export default defineConfig({
   test: {
-    // One DynamoDB Local and one SQS emulator per test run; each test file makes its own table
-    // and queues in them (test/support/resources.ts).
-    globalSetup: ['test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    // vitest's own summary, then one plain `N passed, N failed` line for CI.
+    // vitest's own summary, then one plain `N passed, N failed` line for CI covering both projects.
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
-    // Each file in its own process: handler modules read process.env, which must not leak.
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    projects: [
+      // Every test against the TypeScript sources.
+      { test: { ...shared, name: 'source', include: ['test/**/*.test.ts'] } },
+      // The HTTP suites once more with the functions run from their bundles (docs/local-runtime.md);
+      // `--project source` leaves this out when iterating on one file.
+      {
+        test: {
+          ...shared,
+          name: 'bundled',
+          include: httpSuites,
+          globalSetup: [...shared.globalSetup, 'test/support/bundles-setup.ts'],
+        },
+      },
+    ],
   },
 });

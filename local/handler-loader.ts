@@ -9,23 +9,61 @@ export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 export type LambdaHandler = (event: unknown, context: Context, callback?: (error: unknown, result?: unknown) => void) => unknown;
 
 const modules = new Map<string, Promise<LambdaHandler>>();
+let bundleFiles: Map<string, string> | undefined;
+
+const absoluteModule = (modulePath: string): string => (isAbsolute(modulePath) ? modulePath : join(repositoryRoot, modulePath));
+
+/**
+ * Makes `loadHandler` import each handler from its esbuild bundle (`files`: handler module
+ * relative to the repository root, as in the route table → the built index.mjs, from
+ * local/bundle-build.ts), or from the TypeScript sources again (`undefined`). One setting per
+ * process, like the process.env the handlers read: startLocalRuntime sets it for `bundled`
+ * and clears it on stop. A bundle has module state (caches, clients) of its own, apart from
+ * the source modules'.
+ */
+export const useBundledHandlers = (files: Record<string, string> | undefined): void => {
+  bundleFiles = files ? new Map(Object.entries(files).map(([handler, file]) => [absoluteModule(handler), file])) : undefined;
+};
+
+/**
+ * The file `loadHandler` imports for a handler module: its bundle while bundled handlers are
+ * in use, else the module itself. Throws for a module without a bundle in bundled mode
+ * rather than quietly running its source.
+ */
+export const handlerFile = (modulePath: string): string => {
+  const absolute = absoluteModule(modulePath);
+  if (!bundleFiles) return absolute;
+  const bundle = bundleFiles.get(absolute);
+  if (!bundle) throw new Error(`${modulePath} has no bundle: only the functions of the stack run bundled`);
+  return bundle;
+};
+
+/** Every file a handler was imported from in this process so far, in import order. */
+export const importedHandlerFiles = (): string[] => [...modules.keys()];
 
 /**
  * Imports a handler module (a path relative to the repository root, e.g.
  * `functions/list-sims.ts`, or absolute) once per process and returns its `handler` export,
  * like a warm Lambda container. Works under tsx (npm start) and vitest, which both load .ts.
+ * While bundled handlers are in use (`useBundledHandlers`) it imports the module's bundle
+ * instead, natively (vitest.config.ts externalises the bundle folder from vitest's transform).
  */
 export const loadHandler = (modulePath: string): Promise<LambdaHandler> => {
-  const absolute = isAbsolute(modulePath) ? modulePath : join(repositoryRoot, modulePath);
-  let loaded = modules.get(absolute);
+  let file: string;
+  try {
+    file = handlerFile(modulePath);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  let loaded = modules.get(file);
   if (!loaded) {
-    loaded = import(pathToFileURL(absolute).href).then((module: { handler?: unknown }) => {
+    loaded = import(pathToFileURL(file).href).then((module: { handler?: unknown }) => {
       if (typeof module.handler !== 'function') throw new Error(`${modulePath} does not export a handler function`);
       return module.handler as LambdaHandler;
     });
     // A failed import (syntax error, missing file) is retried on the next request.
-    loaded.catch(() => modules.delete(absolute));
-    modules.set(absolute, loaded);
+    loaded.catch(() => modules.delete(file));
+    modules.set(file, loaded);
   }
   return loaded;
 };

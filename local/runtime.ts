@@ -6,10 +6,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../infra/routes';
 import { queueDefinitions } from '../shared/queues/definitions';
+import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startGateway } from './gateway';
+import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
 import { redriveUnfinishedPayments, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
@@ -38,6 +40,13 @@ export interface LocalRuntimeOptions {
   retryDelaySeconds?: number;
   /** No per-request / per-batch log lines. */
   quiet?: boolean;
+  /**
+   * Run the functions from the esbuild bundles the stack deploys (local/bundle-build.ts)
+   * instead of the TypeScript sources: `true` builds them now (in parallel with starting
+   * DynamoDB Local), or pass bundles already built by buildFunctionBundles (the test setup).
+   * Source maps are enabled for stack traces, as NODE_OPTIONS=--enable-source-maps does in Lambda.
+   */
+  bundled?: boolean | FunctionBundles;
 }
 
 /** A running local runtime. */
@@ -55,6 +64,8 @@ export interface LocalRuntime {
   seeded?: SeedLoadResult;
   /** With persistDir and an existing table: the unfinished payment events queued again (local/redrive.ts). */
   redriven?: RedriveResult;
+  /** The bundles the functions run from (undefined: the TypeScript sources). */
+  bundles?: FunctionBundles;
   /** The environment handed to the handlers (also set on process.env while running). */
   env: Record<string, string>;
   /** Stops pollers, servers and whatever this call started (DynamoDB Local's JVM included). */
@@ -100,7 +111,19 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       cleanups.push(() => sqs.stop());
       return sqs.endpoint;
     };
+    const bundling = options.bundled === true ? buildFunctionBundles() : Promise.resolve(options.bundled || undefined);
+    bundling.catch(() => undefined);
     const [dynamodbEndpoint, sqsEndpoint] = await Promise.all([startDynamo(), startSqs()]);
+    const bundles = await bundling;
+    if (bundles) {
+      const sourceMaps = process.sourceMapsEnabled ?? false;
+      process.setSourceMapsEnabled(true);
+      useBundledHandlers(bundles.files);
+      cleanups.push(() => {
+        useBundledHandlers(undefined);
+        process.setSourceMapsEnabled(sourceMaps);
+      });
+    }
 
     const dynamo = new DynamoDBClient({ endpoint: dynamodbEndpoint, region, credentials });
     const sqs = new SQSClient({ endpoint: sqsEndpoint, region, credentials });
@@ -188,6 +211,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       sqsEndpoint,
       seeded,
       redriven,
+      bundles,
       env,
       stop: cleanUp,
     };

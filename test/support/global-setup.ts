@@ -9,15 +9,30 @@ declare module 'vitest' {
   }
 }
 
-let dynamodb: DynamoDbLocal | undefined;
-let sqs: SqsLocal | undefined;
+interface SharedServers {
+  started: Promise<[DynamoDbLocal, SqsLocal]>;
+  users: number;
+}
 
-/** Starts DynamoDB Local and the SQS emulator once for the whole test run. */
+// Each vitest project (source, bundled: vitest.config.ts) runs this setup; the projects of one
+// run share the servers through globalThis (each project loads its own copy of this module).
+const sharedKey = Symbol.for('sim-service.test-servers');
+const registry = globalThis as typeof globalThis & { [sharedKey]?: SharedServers };
+
+/**
+ * Starts DynamoDB Local and the SQS emulator once for the whole test run (shared by its
+ * projects) and stops them after the last project is done.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsLocal()]);
+  const shared = (registry[sharedKey] ??= { started: Promise.all([startDynamoDbLocal(), startSqsLocal()]), users: 0 });
+  shared.users += 1;
+  const [dynamodb, sqs] = await shared.started;
   project.provide('dynamodbEndpoint', dynamodb.endpoint);
   project.provide('sqsEndpoint', sqs.endpoint);
   return async () => {
-    await Promise.all([dynamodb?.stop(), sqs?.stop()]);
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete registry[sharedKey];
+    await Promise.all([dynamodb.stop(), sqs.stop()]);
   };
 }

@@ -14,6 +14,8 @@ export interface TestRuntimeOptions {
  * a fresh table and queue prefix, the gateway on a free port, the SMS simulator and the
  * pollers (failed messages are retried at once), all quiet. Call `stop()` in afterAll.
  * Handlers read process.env, so run one runtime per test file at a time.
+ * In the bundled project (vitest.config.ts) the handlers are the stack's esbuild bundles
+ * built by test/support/bundles-setup.ts; elsewhere the TypeScript sources.
  */
 export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<LocalRuntime> =>
   startLocalRuntime({
@@ -23,4 +25,5 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     env: options.env,
     retryDelaySeconds: 0,
     quiet: true,
+    bundled: inject('bundles'),
   });
