@@ -32,16 +32,49 @@ export const idempotencyTimings = {
   pollMs: 100,
 };
 
-/** The body in canonical JSON (object keys sorted at every depth), so that key order and whitespace do not matter. */
-export const canonicalJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonicalJson(entry)}`).join(',')}}`;
+type CanonicalWork = { value: unknown } | { text: string };
+
+/**
+ * The body in canonical JSON (object keys sorted at every depth), so that key order and
+ * whitespace do not matter. Iterative, with its own work stack: a body nested 10,000 (or a
+ * million) levels deep, which JSON.parse reads without complaint, cannot exhaust the call
+ * stack (issue #10). The text is the same as the recursive definition's: arrays in order,
+ * object entries sorted by key (UTF-16 code units), undefined entries left out, everything
+ * else as JSON.stringify writes it.
+ */
+export const canonicalJson = (root: unknown): string => {
+  const parts: string[] = [];
+  const work: CanonicalWork[] = [{ value: root }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if ('text' in item) {
+      parts.push(item.text);
+      continue;
+    }
+    const { value } = item;
+    if (Array.isArray(value)) {
+      // Pushed in reverse, so that they are popped in order.
+      work.push({ text: ']' });
+      for (let index = value.length - 1; index >= 0; index -= 1) {
+        work.push({ value: value[index] });
+        if (index > 0) work.push({ text: ',' });
+      }
+      work.push({ text: '[' });
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>)
+        .filter(([, entry]) => entry !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      work.push({ text: '}' });
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [name, entry] = entries[index]!;
+        work.push({ value: entry });
+        work.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(name)}:` });
+      }
+      work.push({ text: '{' });
+    } else {
+      parts.push(JSON.stringify(value));
+    }
   }
-  return JSON.stringify(value);
+  return parts.join('');
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

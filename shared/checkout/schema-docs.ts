@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { esimCheckoutSchema, iotCheckoutSchema, physicalCheckoutSchema } from './schemas';
+import { isCarriableText } from '../text/characters';
 import { codeForPath } from './validate';
 import { formatBasisPoints } from './money';
 import { vatRates } from './vat-rates';
@@ -77,6 +78,10 @@ const rulesOf = (schema: AnySchema, nullable: boolean): string => {
   const maxValue = find('max_value');
   if (minValue !== undefined && maxValue !== undefined) rules.push(`${minValue} to ${maxValue}`);
   for (const action of actions) {
+    if (action.type === 'check' && action.requirement === isCarriableText) {
+      rules.push('well-formed text');
+      continue;
+    }
     if (action.type === 'check' && schema.type === 'string' && maxLength !== undefined && !rules.includes('not blank')) {
       // requiredText's non-blank check (the country check is described by its own words).
       if (actions.some((other) => other.type === 'regex')) continue;

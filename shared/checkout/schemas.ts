@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isCarriableText } from '../text/characters';
 import { isCountryCode } from './countries';
 
 /**
@@ -36,10 +37,22 @@ export const limits = {
 
 const notBlank = (value: string): boolean => value.trim() !== '';
 
+/** The phrase of a text that is not well-formed (shared/text/characters.ts). */
+export const wellFormedPhrase =
+  'must be well-formed Unicode text without U+FFFE, U+FFFF or control characters other than tab and line breaks';
+
+/**
+ * Every text field is carriable (issue #10): no lone surrogate (DynamoDB would store it as
+ * `?`, e-mails and SMS would carry garbage), no U+FFFE / U+FFFF, no control character other
+ * than tab and line breaks. Judged after the field's other rules, so a blank or over-long
+ * value is reported as such. schema-docs.ts renders it as "well-formed text".
+ */
+const wellFormed = () => v.check(isCarriableText, wellFormedPhrase);
+
 /** A required string, not blank, of at most `max` characters. */
 const requiredText = (max: number, description: string) => {
   const phrase = `must be a non-empty string of at most ${max} characters`;
-  return v.pipe(v.string(phrase), v.check(notBlank, phrase), v.maxLength(max, phrase), v.description(description));
+  return v.pipe(v.string(phrase), v.check(notBlank, phrase), v.maxLength(max, phrase), wellFormed(), v.description(description));
 };
 
 /** An optional string of at most `max` characters; omitted, null or blank means absent. */
@@ -49,6 +62,7 @@ const optionalText = (max: number, description: string) =>
       v.pipe(
         v.string(`must be a string of at most ${max} characters`),
         v.maxLength(max, `must be a string of at most ${max} characters`),
+        wellFormed(),
         v.description(description),
       ),
     ),
@@ -108,15 +122,18 @@ const smsOptIn = (description: string) =>
     ),
   );
 
-/** The storefront's customer id never gates checkout: a string of up to 255 characters is kept, anything else ignored. */
+/**
+ * The storefront's customer id never gates checkout: a string of up to 255 well-formed
+ * characters is kept (it becomes a GSI1 key of the account), anything else ignored.
+ */
 const customerId = v.optional(
   v.pipe(
     v.unknown(),
     v.transform((value): string | undefined =>
-      typeof value === 'string' && value.trim() !== '' && value.length <= 255 ? value : undefined,
+      typeof value === 'string' && value.trim() !== '' && value.length <= 255 && isCarriableText(value) ? value : undefined,
     ),
     v.description(
-      'Storefront customer id (gid://<platform>/Customer/<id>). Never gates checkout: a value that is not a string of 1 to 255 characters is ignored, not refused.',
+      'Storefront customer id (gid://<platform>/Customer/<id>). Never gates checkout: a value that is not a string of 1 to 255 well-formed characters is ignored, not refused.',
     ),
   ),
 );
