@@ -44,10 +44,9 @@ describe('bundled handlers', () => {
       // Node's maps, so the frame is mapped here by hand.
       const frame = /index\.mjs:(\d+):(\d+)\)$/.exec(result.stack.split('\n')[1]!)!;
       const entry = findSourceMap(join(dir, 'probe', 'index.mjs'))?.findEntry(Number(frame[1]) - 1, Number(frame[2]) - 1);
-      expect(entry && 'originalSource' in entry ? { source: entry.originalSource.replace(/^.*?(?=test\/)/, ''), line: entry.originalLine + 1 } : entry).toEqual({
-        source: probe,
-        line: 11,
-      });
+      const mapped: { source: string; line: number } | undefined =
+        entry && 'originalSource' in entry ? { source: entry.originalSource.replace(/^.*?(?=test\/)/, ''), line: entry.originalLine + 1 } : undefined;
+      expect(mapped).toEqual({ source: probe, line: 11 });
       expect(importedHandlerFiles()).toContain(join(dir, 'probe', 'index.mjs'));
     } finally {
       process.setSourceMapsEnabled(sourceMaps);
