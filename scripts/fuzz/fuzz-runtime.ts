@@ -1,0 +1,48 @@
+/**
+ * The runtime a fuzz run attacks when it starts its own: the local runtime with the fuzz
+ * seed (context.ts) and a local Stripe stand-in as STRIPE_API_BASE, so that valid checkouts
+ * are 201 and nothing the environment lacks answers with one of the spec's own 5xx codes
+ * (`stripe_not_configured`, `sms_not_configured`): every 5xx is then a finding.
+ */
+import type { LocalRuntime } from '../../local/runtime';
+import { startFakeStripe } from '../../test/area-b/support/fake-stripe';
+import { fuzzSeedContext, fuzzSeedDocument, type FuzzContext } from './context';
+
+/** A running fuzz target. */
+export interface FuzzRuntime {
+  runtime: LocalRuntime;
+  context: FuzzContext;
+  stop(): Promise<void>;
+}
+
+/** How to start the local runtime with a seed and handler environment (the test helper or startLocalRuntime). */
+export type RuntimeStarter = (options: { seed: unknown; env: Record<string, string> }) => Promise<LocalRuntime>;
+
+/** Starts the Stripe stand-in and a runtime with the fuzz seed. */
+export const startFuzzRuntime = async (start: RuntimeStarter): Promise<FuzzRuntime> => {
+  const stripe = await startFakeStripe();
+  let runtime: LocalRuntime;
+  try {
+    runtime = await start({
+      seed: fuzzSeedDocument(),
+      env: { STRIPE_SECRET_KEY: 'sk_test_fuzz_0000000000000000000000', STRIPE_API_BASE: stripe.url },
+    });
+  } catch (error) {
+    await stripe.stop();
+    throw error;
+  }
+  const env = runtime.env;
+  const context = fuzzSeedContext({
+    STOREFRONT_SERVICE_TOKEN: env.STOREFRONT_SERVICE_TOKEN!,
+    STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET!,
+    SMS_RECEIPT_SECRET: env.SMS_RECEIPT_SECRET!,
+  });
+  return {
+    runtime,
+    context,
+    stop: async () => {
+      await runtime.stop();
+      await stripe.stop();
+    },
+  };
+};
