@@ -1,9 +1,19 @@
 import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../db/conditions';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import { pollInterval, windowLimits, type WindowLimit } from './limits';
+import {
+  lastListAttribute,
+  planRequest,
+  remainingOf,
+  slotCountAttribute,
+  slotTimeAttribute,
+  type LimiterState,
+  type Refusal,
+  type SlotChoice,
+} from './slots';
 
 /** What the rate limiter needs: the table and a clock (epoch milliseconds). */
 export interface RateLimitDeps {
@@ -28,169 +38,164 @@ export interface RateLimitOutcome {
   rejection?: ApiError;
 }
 
-const lastListAttribute = 'last_list_ms';
 const expiresAtAttribute = 'expires_at';
-const windowAttribute = /^([bmh])_(\d+)$/;
-
-/** Counter attributes seen in earlier answers that belong to windows long past, per item. */
-const staleSeen = new Map<string, Set<string>>();
-const staleSeenMaxItems = 1_000;
-const staleRemovedPerUpdate = 40;
-
-const counterName = (limit: WindowLimit, index: number) => `${limit.attribute}_${index}`;
 
 /**
- * Remembers the counter attributes of windows before the previous one, seen in an answer,
- * so that this container's next update of the item removes them too. Each update removes
- * the previous window's counters; this catches the ones left behind by gaps longer than one
- * window, which keeps the item small without any extra call. Best effort: bounded in size.
+ * Conditional writes one request may try before it is answered 429 anyway. Each failed try
+ * means another request of the same caller took a slot meanwhile, so this is reached only by
+ * far more concurrent requests than the limits admit.
  */
-const rememberStale = (itemId: string, attributes: Record<string, unknown>, indexes: Map<string, number>): void => {
-  const stale = new Set<string>();
-  for (const name of Object.keys(attributes)) {
-    const match = windowAttribute.exec(name);
-    if (match && Number(match[2]) < indexes.get(match[1]!)! - 1) stale.add(name);
-  }
-  staleSeen.delete(itemId);
-  if (stale.size === 0) return;
-  staleSeen.set(itemId, stale);
-  if (staleSeen.size > staleSeenMaxItems) staleSeen.delete(staleSeen.keys().next().value!);
+export const maxWriteAttempts = 16;
+
+/** The item of each (user, customer) as this container last saw it: a hint, never trusted alone. */
+const lastSeen = new Map<string, LimiterState>();
+const lastSeenMaxItems = 1_000;
+
+const remember = (itemId: string, state: LimiterState): void => {
+  lastSeen.delete(itemId);
+  lastSeen.set(itemId, state);
+  if (lastSeen.size > lastSeenMaxItems) lastSeen.delete(lastSeen.keys().next().value!);
 };
 
-const headersFor = (counts: Map<WindowLimit, number>): Record<string, string> => {
+/** Number attributes of an item, whether the document client unmarshalled it or not (ALL_OLD). */
+const numbersOf = (item: Record<string, unknown> | undefined): LimiterState => {
+  const numbers: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {})) {
+    if (typeof value === 'number') numbers[name] = value;
+    else if (typeof (value as { N?: unknown } | null)?.N === 'string') numbers[name] = Number((value as { N: string }).N);
+  }
+  return numbers;
+};
+
+const headersFor = (state: LimiterState, limits: readonly WindowLimit[], now: number): Record<string, string> => {
   const headers: Record<string, string> = {};
-  for (const limit of [...windowLimits].reverse()) {
+  for (const limit of [...limits].reverse()) {
     headers[`X-RateLimit-Limit-${limit.header}`] = String(limit.limit);
-    headers[`X-RateLimit-Remaining-${limit.header}`] = String(Math.max(0, limit.limit - (counts.get(limit) ?? 0)));
+    headers[`X-RateLimit-Remaining-${limit.header}`] = String(remainingOf(state, limit, now));
   }
   return headers;
 };
 
-const countsIn = (item: Record<string, unknown>, indexes: Map<string, number>) =>
-  new Map(
-    windowLimits.map((limit) => {
-      const value = item[counterName(limit, indexes.get(limit.attribute)!)];
-      return [limit, typeof value === 'number' ? value : 0] as const;
-    }),
-  );
-
-/**
- * Counts one request against the burst, minute and hour limits of a user with a customer
- * group's key (and, for a list request, the minimum poll interval), atomically, in ONE
- * conditional UpdateItem of one item per (user, customer):
- *
- * - each fixed window has its own counter attribute named after the window's index
- *   (`b_<index>`, `m_<index>`, `h_<index>`); the update ADDs 1 to the three current ones
- *   only if each is below its limit, and for a list request only if `last_list_ms` is at
- *   least 5 s old (then sets it to now); the previous windows' counters are removed in the
- *   same update and `expires_at` (TTL) lets an idle item disappear after its hour window;
- * - a refused request changes nothing (the condition failed, so nothing was written) and is
- *   answered 429 with the code of the limit that keeps it out longest, retry_after_seconds
- *   and Retry-After: whole seconds (at least 1) until it would be admitted;
- * - the remaining counts come from the item as updated (ALL_NEW) or, when refused, as it
- *   was (ALL_OLD on the failed condition), so no read is ever needed.
- */
-export const consumeRateLimit = async (deps: RateLimitDeps, request: RateLimitRequest): Promise<RateLimitOutcome> => {
-  const now = deps.now();
-  const itemKey = key.rateLimit(request.userId, request.customerId);
-  const itemId = `${itemKey.PK}\u0000${itemKey.SK}`;
-  const indexes = new Map(windowLimits.map((limit) => [limit.attribute as string, Math.floor(now / limit.windowMs)]));
-  const hourIndex = indexes.get('h')!;
-
-  const names: Record<string, string> = { '#exp': expiresAtAttribute };
-  const values: Record<string, unknown> = { ':one': 1, ':exp': Math.floor(((hourIndex + 1) * 3_600_000) / 1000) + 60 };
-  const adds: string[] = [];
-  const conditions: string[] = [];
-  const current = new Set<string>();
-  windowLimits.forEach((limit, position) => {
-    const index = indexes.get(limit.attribute)!;
-    names[`#c${position}`] = counterName(limit, index);
-    values[`:l${position}`] = limit.limit;
-    current.add(counterName(limit, index));
-    adds.push(`#c${position} :one`);
-    conditions.push(`(attribute_not_exists(#c${position}) OR #c${position} < :l${position})`);
-  });
-  const sets = ['#exp = :exp'];
-  if (request.list) {
-    names['#last'] = lastListAttribute;
-    values[':now'] = now;
-    values[':cutoff'] = now - pollInterval.ms;
-    sets.push('#last = :now');
-    conditions.push('(attribute_not_exists(#last) OR #last <= :cutoff)');
-  }
-  const removals = new Set<string>(windowLimits.map((limit) => counterName(limit, indexes.get(limit.attribute)! - 1)));
-  for (const name of [...(staleSeen.get(itemId) ?? [])].slice(0, staleRemovedPerUpdate)) {
-    if (!current.has(name)) removals.add(name);
-  }
-  const removeNames = [...removals].map((name, position) => {
-    names[`#r${position}`] = name;
-    return `#r${position}`;
-  });
-
-  try {
-    const output = await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: itemKey,
-        UpdateExpression: `ADD ${adds.join(', ')} SET ${sets.join(', ')} REMOVE ${removeNames.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    const item = (output.Attributes ?? {}) as Record<string, unknown>;
-    rememberStale(itemId, item, indexes);
-    return { headers: headersFor(countsIn(item, indexes)) };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = numbersOf((error as ConditionalCheckFailedException).Item);
-    rememberStale(itemId, old, indexes);
-    const counts = countsIn(old, indexes);
-    return { headers: headersFor(counts), rejection: rejection(now, request, old, counts, indexes) };
-  }
-};
-
-/**
- * The number attributes of an item as DynamoDB returns it on a failed condition (raw
- * attribute values: the document client does not translate it); the rest is irrelevant here.
- */
-const numbersOf = (raw: Record<string, { N?: string }> | undefined): Record<string, number> =>
-  Object.fromEntries(
-    Object.entries(raw ?? {}).flatMap(([name, value]) => (value?.N !== undefined ? [[name, Number(value.N)]] : [])),
-  );
-
-/** The 429 of a refused request: the limit that keeps it out longest (ties: the largest window). */
-const rejection = (
-  now: number,
-  request: RateLimitRequest,
-  old: Record<string, unknown>,
-  counts: Map<WindowLimit, number>,
-  indexes: Map<string, number>,
-): ApiError => {
-  let worst: { code: string; detail: string; waitMs: number } | undefined;
-  const consider = (code: string, detail: string, waitMs: number) => {
-    if (!worst || waitMs > worst.waitMs) worst = { code, detail, waitMs };
-  };
-  for (const limit of windowLimits) {
-    if (counts.get(limit)! >= limit.limit) {
-      consider(limit.code, limit.detail, (indexes.get(limit.attribute)! + 1) * limit.windowMs - now);
-    }
-  }
-  const lastList = old[lastListAttribute];
-  if (request.list && typeof lastList === 'number' && lastList > now - pollInterval.ms) {
-    consider(pollInterval.code, pollInterval.detail, lastList + pollInterval.ms - now);
-  }
-  // A condition can only fail for one of the reasons above; if the item changed shape under
-  // us, answer as a burst refusal rather than admit the request uncounted.
-  const chosen = worst ?? { code: windowLimits[2]!.code, detail: windowLimits[2]!.detail, waitMs: 1_000 };
-  const retryAfterSeconds = Math.max(1, Math.ceil(chosen.waitMs / 1000));
+const rejectionOf = (refusal: Refusal): ApiError => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(refusal.waitMs / 1000));
   return new ApiError(
     429,
-    chosen.code,
-    chosen.detail,
+    refusal.code,
+    refusal.detail,
     { retry_after_seconds: retryAfterSeconds },
     { 'Retry-After': String(retryAfterSeconds) },
   );
+};
+
+/** The conditional UpdateItem that admits one request into the chosen slots, or changes nothing. */
+const admitCommand = (
+  tableName: string,
+  itemKey: Record<string, string>,
+  choices: SlotChoice[],
+  now: number,
+  list: boolean,
+): UpdateCommand => {
+  const names: Record<string, string> = { '#exp': expiresAtAttribute };
+  const values: Record<string, unknown> = { ':now': now, ':exp': Math.ceil(now / 1000) + 3_660 };
+  const sets = ['#exp = :exp'];
+  const adds: string[] = [];
+  const conditions: string[] = [];
+  choices.forEach(({ limit, index, kind }, position) => {
+    const time = `#t${position}`;
+    const count = `#n${position}`;
+    names[time] = slotTimeAttribute(limit, index);
+    values[`:cut${position}`] = now - limit.windowMs;
+    sets.push(`${time} = :now`);
+    if (kind === 'claim') {
+      conditions.push(`(attribute_not_exists(${time}) OR ${time} <= :cut${position})`);
+      if (limit.perSlot > 1) {
+        names[count] = slotCountAttribute(limit, index);
+        values[':one'] = 1;
+        sets.push(`${count} = :one`);
+      }
+    } else {
+      names[count] = slotCountAttribute(limit, index);
+      values[':one'] = 1;
+      values[`:per${position}`] = limit.perSlot;
+      conditions.push(`(${time} > :cut${position} AND ${count} < :per${position})`);
+      adds.push(`${count} :one`);
+    }
+  });
+  if (list) {
+    names['#last'] = lastListAttribute;
+    values[':pollCut'] = now - pollInterval.ms;
+    sets.push('#last = :now');
+    conditions.push('(attribute_not_exists(#last) OR #last <= :pollCut)');
+  }
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: itemKey,
+    UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+};
+
+/**
+ * Counts one request against the burst, minute and hour limits of a user with a customer
+ * group's key (and, for a list request, the minimum poll interval) over TRAILING windows:
+ * no 10 seconds ever hold more than 10 admitted requests, no minute more than 60, no hour more
+ * than 1,500, whatever the concurrency and the position of the clock (docs/area-a.md).
+ *
+ * One item per (user, customer) holds a ring of slots per limit (shared/rate-limit/slots.ts).
+ * A request plans its slots on the item as this container last saw it and takes them in ONE
+ * conditional UpdateItem whose condition says each chosen slot is still free (or still has
+ * room), so it is admitted only if the item really allows it. When the condition fails, the
+ * item as it was (ALL_OLD) comes back with the failure and the request plans again on it;
+ * only a plan made on such a fresh item can refuse (a plan on a stale item is checked with
+ * one consistent read first). So a request costs one write when this container's view is
+ * current (the usual case: one user's requests mostly reach warm containers in turn), two
+ * calls when it is not, and more only while other requests of the same caller win slots.
+ * A refused request writes nothing. The headers say what the next request would see; the
+ * 429's Retry-After is the exact time until this request would be admitted.
+ */
+export const consumeRateLimit = async (
+  deps: RateLimitDeps,
+  request: RateLimitRequest,
+  limits: readonly WindowLimit[] = windowLimits,
+): Promise<RateLimitOutcome> => {
+  const itemKey = key.rateLimit(request.userId, request.customerId);
+  const itemId = `${itemKey.PK}\u0000${itemKey.SK}`;
+  let state = lastSeen.get(itemId) ?? {};
+  let fresh = false;
+  let attempts = 0;
+  for (;;) {
+    const now = deps.now();
+    const plan = planRequest(state, limits, now, request.list);
+    if (!plan.admit) {
+      if (fresh) return { headers: headersFor(state, limits, now), rejection: rejectionOf(plan.refusal) };
+      const read = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: true }));
+      state = numbersOf(read.Item);
+      fresh = true;
+      remember(itemId, state);
+      continue;
+    }
+    attempts += 1;
+    try {
+      const output = await deps.db.send(admitCommand(deps.tableName, itemKey, plan.choices, now, request.list));
+      state = numbersOf(output.Attributes);
+      remember(itemId, state);
+      return { headers: headersFor(state, limits, now) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      state = numbersOf((error as ConditionalCheckFailedException).Item as Record<string, unknown> | undefined);
+      fresh = true;
+      remember(itemId, state);
+      if (attempts >= maxWriteAttempts) {
+        const burst = limits[limits.length - 1]!;
+        return {
+          headers: headersFor(state, limits, now),
+          rejection: rejectionOf({ code: burst.code, detail: burst.detail, waitMs: 1_000 }),
+        };
+      }
+    }
+  }
 };
