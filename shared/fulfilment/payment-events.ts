@@ -48,8 +48,9 @@ export const recordPaymentEvent = async (
  * (fulfilled, flagged for review, ignored, ...) or `dead_lettered` with its last error (the
  * message goes to the dead-letter queue, where a person redrives it). The record leaves the
  * unfinished index and expires after finishedRecordDays. Only an `unfinished` record
- * changes: a redelivery or a replay of a finished event leaves it as it is; a message queued
- * without a record (an event fixture) writes nothing. True when it changed the record.
+ * changes, or a `dead_lettered` one that a redrive of the dead-letter queue finished: a
+ * redelivery or a replay of a finished event leaves it as it is; a message queued without a
+ * record (an event fixture) writes nothing. True when it changed the record.
  */
 export const closePaymentEvent = (
   store: PaymentEventStore,
@@ -64,7 +65,7 @@ export const closePaymentEvent = (
       TableName: store.tableName,
       Key: key.paymentEvent(eventId),
       UpdateExpression: 'SET #status = :status, outcome = :outcome, finished_at = :now, expires_at = :expires REMOVE GSI1PK, GSI1SK',
-      ConditionExpression: '#status = :unfinished',
+      ConditionExpression: status === 'finished' ? '#status IN (:unfinished, :dead)' : '#status = :unfinished',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':status': status,
@@ -72,6 +73,7 @@ export const closePaymentEvent = (
         ':now': now.toISOString(),
         ':expires': Math.floor(now.getTime() / 1000) + finishedRecordDays * 86_400,
         ':unfinished': 'unfinished',
+        ...(status === 'finished' ? { ':dead': 'dead_lettered' } : {}),
       },
     }),
   );

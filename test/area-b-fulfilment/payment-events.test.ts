@@ -130,7 +130,7 @@ describe('the payment-event record', () => {
     expect([await readRecord(refund), await readRecord(noOrder)]).toEqual([undefined, undefined]);
   });
 
-  it('stays unfinished while the message is retried and is dead_lettered at its last receive', async () => {
+  it('stays unfinished while the message is retried, is dead_lettered at its last receive, and is finished by a redrive of the DLQ', async () => {
     const order = await buyEsim('dead@events.example', '8944500000000008803');
     const eventId = stripeId('evt');
     const message = messageOf(order, eventId);
@@ -147,6 +147,12 @@ describe('the payment-event record', () => {
     expect(dead).toMatchObject({ status: 'dead_lettered', outcome: 'SES refused the message: MessageRejected', expires_at: expect.any(Number) });
     expect(dead).not.toHaveProperty('GSI1PK');
     expect(await unfinishedIds()).not.toContain(eventId);
+
+    // A person redrives the dead-letter queue once the cause is fixed: the record ends finished.
+    const working = fulfilmentRecordProcessor(() => fulfilmentDepsFromEnvironment(runtime.env));
+    await working(record(1), {} as Context);
+    expect(await readRecord(eventId)).toMatchObject({ status: 'finished', outcome: 'fulfilled' });
+    expect(readOutbox(runtime.env.EMAIL_OUTBOX_DIR!, order.orderId)).toHaveLength(1);
   });
 });
 
