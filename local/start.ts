@@ -2,7 +2,12 @@
  * `npm start`: the whole service on this machine (LOCAL-CONTRACT.md). Starts DynamoDB Local,
  * the SQS emulator, the SMS simulator, the API gateway and the queue pollers, loads the seed,
  * prints the demo credentials and example requests, then exactly one line
- * `Local API ready at <base URL>`. Stops everything on SIGINT / SIGTERM and exits 0.
+ * `Local API ready at <base URL>`. Stops everything on SIGINT / SIGTERM and exits 0, at any
+ * moment: the signal handlers are installed before the heavy modules (AWS SDK, DynamoDB
+ * Local, the SQS emulator) are even loaded, and a signal during start-up stops the runtime
+ * as soon as it is up. `npm start` runs this through local/start.mjs (plain `node`, the
+ * tsx loader registered in process), not the tsx CLI, whose wrapper process relays signals
+ * and can end with 143 instead of our exit code.
  *
  *     npm start                      # PORT=3000, the demo seed, everything in memory
  *     PORT=0 npm start               # a free port
@@ -10,9 +15,7 @@
  */
 import { resolve } from 'node:path';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
-import { demoCredentials } from './demo-credentials';
-import { assertJavaPresent } from './dynamodb-local';
-import { startLocalRuntime, type LocalRuntime } from './runtime';
+import type { LocalRuntime } from './runtime';
 
 const parseArguments = (args: string[]): { persistDir?: string } => {
   let persistDir: string | undefined;
@@ -37,71 +40,24 @@ const parsePort = (value: string | undefined): number => {
   return port;
 };
 
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
-
-const banner = (runtime: LocalRuntime, seed: unknown, seedNote: string, persistDir: string | undefined): string[] => {
-  const demo = demoCredentials(seed);
-  const base = runtime.baseUrl;
-  const lines = [
-    '',
-    'SIM service, local runtime',
-    `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
-    `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
-    `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
-    `  SMS simulator       ${runtime.smsSimulatorUrl}${runtime.env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${runtime.env.SMS_PROVIDER_URL})`}`,
-    `  E-mail outbox       ${runtime.env.EMAIL_OUTBOX_DIR}`,
-    `  Seed                ${
-      seed === undefined
-        ? seedNote
-        : runtime.seeded
-          ? `${seedNote} (${runtime.seeded.items} items)`
-          : `${seedNote} not loaded: the table already existed in ${persistDir}`
-    }`,
-    '',
-    'Demo credentials',
-    `  Area A bearer token       ${demo.bearerToken ?? '(none in the seed)'}`,
-    `  Area A API key            ${demo.apiKey ?? '(none in the seed)'}`,
-    `  Storefront service token  ${runtime.env.STOREFRONT_SERVICE_TOKEN}`,
-    `  Stripe webhook secret     ${runtime.env.STRIPE_WEBHOOK_SECRET}`,
-    `  Stripe                    ${runtime.env.STRIPE_SECRET_KEY ? `configured${runtime.env.STRIPE_API_BASE ? ` (${runtime.env.STRIPE_API_BASE})` : ''}` : 'not configured (Area B checkouts answer 503 stripe_not_configured)'}`,
-    '',
-    'Try',
-  ];
-  if (demo.bearerToken && demo.apiKey) {
-    const auth = `-H ${quote(`Authorization: Bearer ${demo.bearerToken}`)} -H ${quote(`X-Customer-API-Key: ${demo.apiKey}`)}`;
-    lines.push(`  curl -s ${auth} ${base}/developer/api/sims/`);
-    if (demo.simId !== undefined) lines.push(`  curl -s ${auth} ${base}/developer/api/sims/${demo.simId}/`);
-    lines.push(`  curl -s -i ${auth} ${base}/developer/api/no-such-path`);
-  } else {
-    lines.push('  (the seed has no developer token and API key of one customer group to call Area A with)');
-    lines.push(`  curl -s -i ${base}/no-such-path`);
-  }
-  lines.push('');
-  return lines;
-};
-
 const main = async (): Promise<void> => {
-  try {
-    assertJavaPresent();
-  } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
-  }
   let starting: Promise<LocalRuntime | undefined> = Promise.resolve(undefined);
   let stopping = false;
   const shutdown = (reason: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${reason}: stopping the local runtime ...`);
-    const force = setTimeout(() => {
-      console.error('The local runtime did not stop within 15 s; exiting anyway.');
-      process.exit(1);
-    }, 15_000);
-    force.unref();
-    // A signal during start-up stops the runtime once it is up (a failed start cleans up itself).
+    // A signal during start-up stops the runtime once it is up (a failed start cleans up
+    // itself); the 15 s limit counts from then, as a start may take longer on a busy machine.
     starting
       .catch(() => undefined)
-      .then((runtime) => runtime?.stop())
+      .then((runtime) => {
+        setTimeout(() => {
+          console.error('The local runtime did not stop within 15 s; exiting anyway.');
+          process.exit(1);
+        }, 15_000).unref();
+        return runtime?.stop();
+      })
       .then(() => {
         console.log('Stopped.');
         process.exit(0);
@@ -111,7 +67,11 @@ const main = async (): Promise<void> => {
         process.exit(1);
       });
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => shutdown(signal));
+    // Hand over from local/start.mjs, whose handlers exit at once (nothing was started then).
+    for (const listener of process.listeners(signal)) if ('beforeStart' in listener) process.off(signal, listener);
+  }
   // Orphaned (whatever started us died without a signal to us): stop rather than linger.
   const parent = process.ppid;
   setInterval(() => {
@@ -119,13 +79,26 @@ const main = async (): Promise<void> => {
   }, 1000).unref();
 
   try {
+    // Loaded only now, after the signal handlers: a signal while they load still stops cleanly.
+    const [{ assertJavaPresent }, { startLocalRuntime }, { bannerLines }] = await Promise.all([
+      import('./dynamodb-local'),
+      import('./runtime'),
+      import('./start-banner'),
+    ]);
+    if (stopping) return;
+    try {
+      assertJavaPresent();
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     const { persistDir } = parseArguments(process.argv.slice(2));
     const port = parsePort(process.env.PORT);
     const { seed, source } = readSeed();
-    starting = startLocalRuntime({ port, seed, env: forwardedEnv(), persistDir });
+    const configured = forwardedEnv();
+    starting = startLocalRuntime({ port, seed, env: configured, persistDir });
     const runtime = (await starting)!;
     if (stopping) return;
-    for (const line of banner(runtime, seed, source, persistDir)) console.log(line);
+    for (const line of bannerLines({ runtime, seed, seedSource: source, persistDir, configured })) console.log(line);
     console.log(`Local API ready at ${runtime.baseUrl}`);
   } catch (error) {
     if (stopping) return;

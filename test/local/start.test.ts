@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +19,15 @@ const readyLine = /^Local API ready at (\S+)$/m;
 const instances: Instance[] = [];
 const temporary = mkdtempSync(join(tmpdir(), 'start-test-'));
 
-const npmStart = (env: Record<string, string>, args: string[] = []): Instance => {
-  const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], {
+/** The command of the `start` script (without `exec`), so a test can run what `npm start` runs. */
+const startCommand = (): string[] => {
+  const scripts = (JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return scripts.start!.replace(/^exec /, '').split(' ');
+};
+
+const npmStart = (env: Record<string, string>, args: string[] = [], direct = false): Instance => {
+  const [command, ...commandArgs] = direct ? startCommand() : ['npm', 'start', ...(args.length > 0 ? ['--'] : [])];
+  const child = spawn(command!, [...commandArgs, ...args], {
     cwd: repositoryRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,6 +78,114 @@ afterAll(async () => {
     }
   }
   rmSync(temporary, { recursive: true, force: true });
+});
+
+/** Live processes (zombies excluded) whose environment carries START_TEST_MARKER=marker: the start command and every descendant. */
+const markedProcesses = (marker: string): Array<{ pid: number; command: string }> => {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`START_TEST_MARKER=${marker}`)) continue;
+      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replaceAll('\0', ' ').trim() });
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return found;
+};
+
+const until = async (condition: () => boolean, timeoutMs: number, what: string): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe.runIf(existsSync('/proc/self/environ'))('stopping at any moment', () => {
+  type Moment = 'first output line' | 'DynamoDB Local JVM running, not ready yet' | '0.2 s after the ready line' | 'after a request, 1 s later';
+  /**
+   * Runs the start script's own command (no npm in between, so the signal goes to the runtime
+   * itself), sends SIGTERM at `moment`, and returns the exit, every process of the run seen
+   * while it ran (by an environment marker that every descendant inherits), and those left.
+   */
+  const stopAt = async (moment: Moment, env: Record<string, string> = {}) => {
+    const marker = randomUUID();
+    const instance = npmStart({ PORT: '0', START_TEST_MARKER: marker, ...env }, [], true);
+    const seen = new Map<number, string>();
+    const watch = setInterval(() => {
+      for (const { pid, command } of markedProcesses(marker)) seen.set(pid, command);
+    }, 50);
+    try {
+      const jvmRunning = () => [...seen.values()].some((command) => command.includes('DynamoDBLocal.jar'));
+      if (moment === 'first output line') await until(() => instance.stdout.length > 0, 60_000, 'the first line');
+      else if (moment === 'DynamoDB Local JVM running, not ready yet') await until(jvmRunning, 150_000, 'the JVM');
+      else {
+        const url = await waitForReady(instance, 150_000);
+        if (moment === '0.2 s after the ready line') await new Promise((resolve) => setTimeout(resolve, 200));
+        else {
+          expect((await fetch(`${url}/no-such-path`)).status).toBe(404);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+      const readyBefore = readyLine.test(instance.stdout);
+      instance.child.kill('SIGTERM');
+      const exit = await instance.exited;
+      clearInterval(watch);
+      // A process that has exited may take a moment to be reaped by its new parent.
+      await until(() => markedProcesses(marker).length === 0, 2000, 'the processes of the run to be gone').catch(() => undefined);
+      return { exit, readyBefore, seen: [...seen.values()], left: markedProcesses(marker), instance };
+    } finally {
+      clearInterval(watch);
+    }
+  };
+
+  it('exits 0 with every child gone on SIGTERM at the first output line and while DynamoDB Local starts', async () => {
+    const first = await stopAt('first output line');
+    expect({ exit: first.exit, left: first.left }).toEqual({ exit: { code: 0, signal: null }, left: [] });
+    const starting = await stopAt('DynamoDB Local JVM running, not ready yet');
+    expect({ exit: starting.exit, left: starting.left, readyBefore: starting.readyBefore }).toEqual({
+      exit: { code: 0, signal: null },
+      left: [],
+      readyBefore: false,
+    });
+    expect(starting.seen.some((command) => command.includes('DynamoDBLocal.jar'))).toBe(true);
+    expect(starting.instance.stdout).not.toMatch(readyLine);
+  }, 240_000);
+
+  it('exits 0 with every child gone on SIGTERM 0.2 s after the ready line and later; configured secrets are masked in the banner', async () => {
+    const secrets = {
+      STOREFRONT_SERVICE_TOKEN: 'storefront_configured_Yq3Vt8Lm2Kp7Wz4R',
+      STRIPE_WEBHOOK_SECRET: 'whsec_configured_Hn5Bx2Qr8Tc4Jm7Vd1Ls',
+      SMS_PROVIDER_TOKEN: 'smsprov_configured_Ap4Ks9Dm2Fq',
+      SMS_RECEIPT_SECRET: 'short_Rc7x',
+      CALLBACK_SIGNING_SECRET: 'cbsign_configured_Uy6Ne3Wo8Gi',
+      STRIPE_SECRET_KEY: 'sk_test_configured_Zx8Cv5Bn2Mq9Lk4Jh',
+      STRIPE_API_BASE: 'http://127.0.0.1:9',
+    };
+    const [soon, later] = await Promise.all([stopAt('0.2 s after the ready line'), stopAt('after a request, 1 s later', secrets)]);
+    for (const run of [soon, later]) {
+      expect({ exit: run.exit, left: run.left, readyBefore: run.readyBefore }).toEqual({ exit: { code: 0, signal: null }, left: [], readyBefore: true });
+      expect(run.seen.some((command) => command.includes('DynamoDBLocal.jar'))).toBe(true);
+      expect(run.instance.stdout.match(new RegExp(readyLine.source, 'gm'))).toHaveLength(1);
+    }
+    // Demo values, chosen by the runtime itself, are shown whole; configured ones masked.
+    expect(soon.instance.stdout).toMatch(/^  Storefront service token  storefront_demo_7Qm2Xc9LpV4tR8sW$/m);
+    expect(soon.instance.stdout).toMatch(/^  Stripe webhook secret     whsec_demo_5Kx8Pz2Lq7Vn4Rb9Tc3Wm6Yd$/m);
+    const output = later.instance.stdout + later.instance.stderr;
+    for (const value of Object.values(secrets).slice(0, -1)) expect(output).not.toContain(value);
+    for (const line of [
+      '  Storefront service token  stor… (38 characters), from STOREFRONT_SERVICE_TOKEN',
+      '  Stripe webhook secret     whse… (37 characters), from STRIPE_WEBHOOK_SECRET',
+      '  SMS provider token        smsp… (30 characters), from SMS_PROVIDER_TOKEN',
+      '  SMS receipt secret        … (10 characters), from SMS_RECEIPT_SECRET',
+      '  Callback signing secret   cbsi… (29 characters), from CALLBACK_SIGNING_SECRET',
+      '  Stripe                    configured (sk_t… (36 characters)) against http://127.0.0.1:9',
+    ]) {
+      expect(later.instance.stdout.split('\n')).toContain(line);
+    }
+  }, 300_000);
 });
 
 describe('npm start', () => {

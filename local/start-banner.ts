@@ -1,0 +1,100 @@
+/**
+ * What `npm start` prints before the ready line: the endpoints, the credentials and example
+ * requests. Secrets are printed whole only when the runtime chose them itself (the demo
+ * values of local/demo-config.ts and the demo seed, public by design); a secret configured
+ * in the environment or a SEED_FILE is shown masked (`maskSecret`), so the banner can be
+ * pasted or logged without leaking it.
+ */
+import { demoSeedFile } from './cli-options';
+import { demoCredentials } from './demo-credentials';
+import type { LocalRuntime } from './runtime';
+
+/**
+ * A secret as the banner shows it: its first 4 characters (only when it has at least 16, so
+ * a short secret gives nothing away), an ellipsis and its length, e.g. `sk_l… (32 characters)`.
+ */
+export const maskSecret = (value: string): string => `${value.length >= 16 ? value.slice(0, 4) : ''}… (${value.length} characters)`;
+
+/** A URL with any password in it masked. */
+const maskUrl = (value: string): string => {
+  try {
+    const url = new URL(value);
+    if (!url.password) return value;
+    url.password = '***';
+    return url.toString();
+  } catch {
+    return value;
+  }
+};
+
+const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/** What the banner needs to know about this start. */
+export interface BannerInput {
+  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'env' | 'seeded'>;
+  seed: unknown;
+  /** Where the seed came from (a path, or a note when there is none). */
+  seedSource: string;
+  persistDir?: string;
+  /** The variables the environment set (forwardedEnv()); their secrets are masked. */
+  configured: Record<string, string>;
+}
+
+/** The banner's lines (the ready line is not among them). */
+export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured }: BannerInput): string[] => {
+  const env = runtime.env;
+  const secret = (name: string): string => {
+    const value = env[name] ?? '';
+    return configured[name] === undefined ? value : `${maskSecret(value)}, from ${name}`;
+  };
+  const demoSeed = seedSource === demoSeedFile;
+  const demo = demoCredentials(seed);
+  const credential = (value: string | undefined): string | undefined => (value === undefined || demoSeed ? value : maskSecret(value));
+  const base = runtime.baseUrl;
+  const stripe = env.STRIPE_SECRET_KEY
+    ? `configured (${configured.STRIPE_SECRET_KEY === undefined ? env.STRIPE_SECRET_KEY : maskSecret(env.STRIPE_SECRET_KEY)})${env.STRIPE_API_BASE ? ` against ${maskUrl(env.STRIPE_API_BASE)}` : ''}`
+    : 'not configured (Area B checkouts answer 503 stripe_not_configured)';
+  const lines = [
+    '',
+    'SIM service, local runtime',
+    `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
+    `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
+    `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
+    `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,
+    `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}`,
+    `  Seed                ${
+      seed === undefined
+        ? seedSource
+        : runtime.seeded
+          ? `${seedSource} (${runtime.seeded.items} items)`
+          : `${seedSource} not loaded: the table already existed in ${persistDir}`
+    }`,
+    '',
+    `${demoSeed ? 'Demo credentials' : 'Credentials'} (values from the environment or a SEED_FILE are shown masked)`,
+    `  Area A bearer token       ${credential(demo.bearerToken) ?? '(none in the seed)'}`,
+    `  Area A API key            ${credential(demo.apiKey) ?? '(none in the seed)'}`,
+    `  Storefront service token  ${secret('STOREFRONT_SERVICE_TOKEN')}`,
+    `  Stripe webhook secret     ${secret('STRIPE_WEBHOOK_SECRET')}`,
+    `  SMS provider token        ${secret('SMS_PROVIDER_TOKEN')}`,
+    `  SMS receipt secret        ${secret('SMS_RECEIPT_SECRET')}`,
+    `  Callback signing secret   ${secret('CALLBACK_SIGNING_SECRET')}`,
+    `  Stripe                    ${stripe}`,
+    '',
+    'Try',
+  ];
+  if (demo.bearerToken && demo.apiKey) {
+    // A SEED_FILE's credentials are not printed: the example reads them from the shell.
+    const auth = demoSeed
+      ? `-H ${quote(`Authorization: Bearer ${demo.bearerToken}`)} -H ${quote(`X-Customer-API-Key: ${demo.apiKey}`)}`
+      : '-H "Authorization: Bearer $BEARER_TOKEN" -H "X-Customer-API-Key: $API_KEY"';
+    if (!demoSeed) lines.push('  (BEARER_TOKEN and API_KEY: the masked values above, from your seed)');
+    lines.push(`  curl -s ${auth} ${base}/developer/api/sims/`);
+    if (demo.simId !== undefined) lines.push(`  curl -s ${auth} ${base}/developer/api/sims/${demo.simId}/`);
+    lines.push(`  curl -s -i ${auth} ${base}/developer/api/no-such-path`);
+  } else {
+    lines.push('  (the seed has no developer token and API key of one customer group to call Area A with)');
+    lines.push(`  curl -s -i ${base}/no-such-path`);
+  }
+  lines.push('');
+  return lines;
+};
