@@ -25,31 +25,53 @@ export interface FulfilmentMessage {
 const isPaymentEventType = (value: unknown): value is PaymentEventType =>
   typeof value === 'string' && (paymentEventTypes as readonly string[]).includes(value);
 
-/** Parses a fulfilment queue message body; throws when it is not a FulfilmentMessage. */
+/**
+ * A Stripe object id as the fulfilment message carries it (event `evt_...`, payment intent
+ * `pi_...`): 1 to 255 visible ASCII characters. Bounded and plain, so it fits any key
+ * (PAYMENT_EVENT#<event id>), any log line and any SQS message.
+ */
+export const isStripeId = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value);
+
+/** An order id as checkout makes them (crypto.randomUUID): a lower-case UUID. */
+export const isOrderId = (value: unknown): value is string =>
+  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+
+/**
+ * Parses a fulfilment queue message body; throws when it is not a FulfilmentMessage: an
+ * object with event_id and payment_intent_id (isStripeId), order_id (isOrderId), a payment
+ * event type, currency of three lower-case letters, amount and created safe integers. The
+ * webhook builds its messages with ./stripe-event.ts and passes each through this parser
+ * before it is queued, so a message that fails here never comes from the webhook.
+ */
 export const parseFulfilmentMessage = (body: string): FulfilmentMessage => {
-  let parsed: Partial<FulfilmentMessage>;
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(body) as Partial<FulfilmentMessage>;
+    parsed = JSON.parse(body);
   } catch {
     throw new Error('malformed fulfilment message: not JSON');
   }
-  const strings = [parsed?.event_id, parsed?.order_id, parsed?.payment_intent_id, parsed?.currency];
+  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<Record<keyof FulfilmentMessage, unknown>>;
+  const { event_id: eventId, type, created, order_id: orderId, payment_intent_id: paymentIntentId, amount, currency } = fields;
   if (
-    strings.some((value) => typeof value !== 'string' || value === '') ||
-    !isPaymentEventType(parsed.type) ||
-    !Number.isSafeInteger(parsed.amount) ||
-    !Number.isSafeInteger(parsed.created)
+    !isStripeId(eventId) ||
+    !isPaymentEventType(type) ||
+    !Number.isSafeInteger(created) ||
+    !isOrderId(orderId) ||
+    !isStripeId(paymentIntentId) ||
+    !Number.isSafeInteger(amount) ||
+    typeof currency !== 'string' ||
+    !/^[a-z]{3}$/.test(currency)
   ) {
     throw new Error('malformed fulfilment message');
   }
   return {
-    event_id: parsed.event_id!,
-    type: parsed.type,
-    created: parsed.created!,
-    order_id: parsed.order_id!,
-    payment_intent_id: parsed.payment_intent_id!,
-    amount: parsed.amount!,
-    currency: parsed.currency!,
+    event_id: eventId,
+    type,
+    created: created as number,
+    order_id: orderId,
+    payment_intent_id: paymentIntentId,
+    amount: amount as number,
+    currency,
   };
 };
 

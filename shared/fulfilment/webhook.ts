@@ -1,8 +1,9 @@
 import Stripe from 'stripe';
 import { ApiError } from '../http/api-error';
-import { paymentEventTypes, type FulfilmentMessage, type PaymentEventType } from './message';
+import { parseFulfilmentMessage } from './message';
 import { recordPaymentEvent, type PaymentEventStore } from './payment-events';
 import type { FulfilmentQueue } from './queue';
+import { readPaymentEvent } from './stripe-event';
 
 /** Stripe's own tolerance for the signature's timestamp: five minutes. */
 export const signatureToleranceSeconds = 300;
@@ -42,22 +43,15 @@ const log = (level: 'INFO' | 'WARN' | 'ERROR', message: string, details: Record<
   else console.log(line);
 };
 
-/** The payment intent of a payment_intent.* event, as far as fulfilment reads it. */
-interface IntentFields {
-  id?: unknown;
-  amount?: unknown;
-  amount_received?: unknown;
-  currency?: unknown;
-  metadata?: { order_id?: unknown } | null;
-}
-
 /**
  * Receives one Stripe webhook delivery. The signature is verified on the raw bytes with the
  * Stripe SDK (constructEvent: HMAC-SHA256 under STRIPE_WEBHOOK_SECRET, timestamp within five
  * minutes); a missing or bad one is 400 `invalid_signature` and nothing happens. A verified
- * payment_intent.succeeded / payment_failed / canceled event whose intent carries
- * metadata.order_id is put on the fulfilment queue; every other event is acknowledged and
- * ignored. Nothing else is done here, so Stripe gets its 2xx fast; the amount is checked
+ * payment_intent.succeeded / payment_failed / canceled event whose intent carries an order id
+ * is validated (./stripe-event.ts) and put on the fulfilment queue; every other event, and a
+ * verified body the service cannot act on (not JSON, `null`, odd field types, ids that are
+ * not ids), is acknowledged 200 and logged once: Stripe would only deliver the same signed
+ * bytes again. Nothing else is done here, so Stripe gets its 2xx fast; the amount is checked
  * against the order by the consumer.
  */
 export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequest): Promise<WebhookAnswer> => {
@@ -67,37 +61,26 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
     throw new ApiError(503, 'webhook_not_configured', 'The Stripe webhook is not configured in this environment.');
   }
   if (!request.signature) throw invalidSignature();
-  let event: { id: string; type: string; created: number; data: { object: unknown } };
+  let event: unknown;
   try {
-    event = Stripe.webhooks.constructEvent(request.rawBody, request.signature, secret, signatureToleranceSeconds) as typeof event;
+    event = Stripe.webhooks.constructEvent(request.rawBody, request.signature, secret, signatureToleranceSeconds);
   } catch (error) {
     if ((error as { type?: string }).type === 'StripeSignatureVerificationError') throw invalidSignature();
-    // Signed by Stripe but not JSON: nothing to act on.
-    throw new ApiError(400, 'invalid_payload', 'The event body is not valid JSON.');
+    // Signed by Stripe but not JSON: nothing to act on, and a retry would bring the same bytes.
+    log('WARN', 'stripe event ignored: the body is not JSON', { bytes: request.rawBody.length });
+    return { received: true };
   }
 
-  if (!(paymentEventTypes as readonly string[]).includes(event.type)) {
-    log('INFO', 'stripe event ignored', { eventId: event.id, type: event.type });
+  const reading = readPaymentEvent(event);
+  if (!('message' in reading)) {
+    log(reading.level, reading.ignored, reading.details);
     return { received: true };
   }
-  const intent = (event.data?.object ?? {}) as IntentFields;
-  const orderId = intent.metadata?.order_id;
-  if (typeof orderId !== 'string' || orderId === '' || typeof intent.id !== 'string') {
-    log('WARN', 'payment event without metadata.order_id ignored', { eventId: event.id, type: event.type, paymentIntentId: intent.id });
-    return { received: true };
-  }
-  const type = event.type as PaymentEventType;
-  const reported = type === 'payment_intent.succeeded' ? intent.amount_received : intent.amount;
-  const message: FulfilmentMessage = {
-    event_id: event.id,
-    type,
-    created: Number.isSafeInteger(event.created) ? event.created : 0,
-    order_id: orderId,
-    payment_intent_id: intent.id,
-    // A missing or odd amount is sent as -1: it matches no order, so the order is flagged for review.
-    amount: Number.isSafeInteger(reported) ? (reported as number) : -1,
-    currency: typeof intent.currency === 'string' ? intent.currency : '',
-  };
+  const { message } = reading;
+  // The consumer's own parser on the very body that is sent: nothing reaches the queue that
+  // the consumer would refuse (and dead-letter after five receives).
+  parseFulfilmentMessage(JSON.stringify(message));
+  const { event_id: eventId, type, order_id: orderId, payment_intent_id: paymentIntentId } = message;
   const queue = deps.queue();
   if (!queue) {
     // 500: Stripe retries the delivery until the queue is configured.
@@ -108,6 +91,6 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
   const events = deps.events?.();
   if (events) await recordPaymentEvent(events, message, JSON.stringify(message), new Date());
   await queue.enqueue(message);
-  log('INFO', 'payment event queued for fulfilment', { eventId: event.id, type, orderId, paymentIntentId: intent.id });
+  log('INFO', 'payment event queued for fulfilment', { eventId, type, orderId, paymentIntentId });
   return { received: true };
 };
