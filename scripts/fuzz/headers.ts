@@ -41,6 +41,7 @@ export const developerAuth = (rng: Rng, context: FuzzContext): HeaderLines => {
     [1, () => [good[0]!, ['Authorization', 'Bearer bearer_x_y'], good[1]!]],
     [1, () => [...good, ['X-service-API-Key', rng.pick(context.refusedApiKeys)]]],
     [1, () => [['Authorization', `Bearer bearer_${'a'.repeat(rng.pick([10, 300, 5_000]))}_${'b'.repeat(rng.pick([1, 2_000, 8_000]))}`], good[1]!]],
+    [1, () => [good[0]!, [rng.pick(apiKeyNames), `devkey_${'k'.repeat(rng.pick([10, 300, 5_000]))}_${'s'.repeat(rng.pick([1, 2_000, 8_000]))}`]]],
   ])();
 };
 

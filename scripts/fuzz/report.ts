@@ -6,14 +6,16 @@
 import type { FuzzFailure, FuzzReport } from './harness';
 import { curlCommand } from './curl';
 
-/** Failures grouped by route and problem kind, in order of first occurrence. */
+/** Failures grouped by route and problem kind, sorted by kind. */
 export const failureClasses = (failures: FuzzFailure[]): Map<string, FuzzFailure[]> => {
   const classes = new Map<string, FuzzFailure[]>();
   for (const failure of failures) {
     const name = `${failure.request.label.replace(/: .*/, '')} → ${failure.problem.kind}`;
     classes.set(name, [...(classes.get(name) ?? []), failure]);
   }
-  return classes;
+  // Same kind of problem together (a gateway-level answer shows up under every route).
+  const kindOf = (name: string) => name.slice(name.indexOf(' → ') + 3);
+  return new Map([...classes].sort(([a], [b]) => kindOf(a).localeCompare(kindOf(b))));
 };
 
 /** Whether a report passes: every answer met the criteria and the runtime is alive. */
