@@ -117,7 +117,15 @@ export const knownCauses: KnownCause[] = [
     cause: 'shared/sims/scope-scan.ts reads a scope in two rounds when ids are dense; ids spread very unevenly need more rounds.',
   },
   {
-    id: 'rate-limit-burst',
-    cause: 'If the burst straddled two 10-second windows, up to 20 are admitted by design (fixed windows, docs/area-a.md); otherwise a defect.',
+    id: 'rate-limit-burst-any',
+    cause: 'A defect of shared/rate-limit: the windows trail, so no clock position may admit more than 10 (test/area-a/rate-limit-property.test.ts).',
+  },
+  {
+    id: 'rate-limit-burst-edge',
+    cause: 'A defect of shared/rate-limit: the windows trail, so a 10-second clock mark must change nothing (test/area-a/rate-limit-property.test.ts).',
+  },
+  {
+    id: 'rate-limit-trailing-windows',
+    cause: 'A defect of shared/rate-limit: rerun the seed printed in the evidence against the sliding log of test/area-a/support/sliding-log.ts.',
   },
 ];

@@ -78,6 +78,8 @@ const sizes = {
   throughputUsers: quick ? 600 : 2_600,
   otherBenchUsers: 600,
   scaleUsers: 200,
+  // The rate limiter's arrivals on a synthetic clock, checked against the sliding log.
+  rateLimiterArrivals: quick ? 2_000 : 10_000,
 };
 
 const log = (line: string): void => {
@@ -219,7 +221,11 @@ const main = async (): Promise<void> => {
       }
       if (sections.includes('rate-limiter')) {
         results.rateLimiter = await guarded('rate limiter', () =>
-          runRateLimiter(sectionContext, { baseUrl: runtime!.baseUrl, data, credential: benchPool.fresh(), concurrent: 300 }),
+          runRateLimiter(sectionContext, {
+            baseUrl: runtime!.baseUrl, data, credentials: [benchPool.fresh(), benchPool.fresh()], concurrent: 300,
+            dynamodb: { endpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, tableName: runtime!.tableName },
+            arrivals: sizes.rateLimiterArrivals,
+          }),
         );
       }
     } catch (error) {

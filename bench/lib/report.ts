@@ -121,9 +121,22 @@ const scaleTable = (figures: ScaleFigure[]): string =>
   );
 
 const rateLimiterSection = (result: RateLimiterResult): string =>
-  `${result.concurrent} concurrent requests of one developer: **${result.admitted} admitted**, all answered in ${result.ms} ms ` +
-  `(${Object.entries(result.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ')})` +
-  `${result.oneWindow ? ', inside one 10-second window' : `; ${result.note}`}.`;
+  [
+    ...result.bursts.map(
+      (burst) =>
+        `- ${burst.concurrent} concurrent requests of one developer, ${burst.position}: **${burst.admitted} admitted**, all answered in ` +
+        `${burst.ms} ms (${Object.entries(burst.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ')}).`,
+    ),
+    ...(result.arrivals
+      ? [
+          `- ${result.arrivals.arrivals} arrivals of one caller on a synthetic clock over ${result.arrivals.hours} hours (seed ${result.arrivals.seed}), ` +
+            `single requests and concurrent bursts across 10-second marks: **${result.arrivals.violations} trailing-window violations**, ` +
+            `${result.arrivals.admitted} admitted, refused ${Object.entries(result.arrivals.refusedByCode).map(([code, count]) => `${count} × ${code}`).join(', ')}; ` +
+            `${result.arrivals.callsPerRequest} DynamoDB calls per request, ${result.arrivals.writesPerAdmitted} UpdateItem tries per admitted request ` +
+            `(${result.arrivals.ms} ms).`,
+        ]
+      : []),
+  ].join('\n');
 
 /** RESULTS.md for a run. */
 export const renderMarkdown = (results: BenchResults): string => {
