@@ -20,11 +20,12 @@ const httpSuites = readdirSync(join(root, 'test'))
   .filter((file) => readFileSync(join(root, file), 'utf8').includes('startTestRuntime('))
   .sort();
 
-/** What both projects share. */
+/**
+ * What both projects share. Their global setups start one DynamoDB Local and one SQS
+ * emulator per test run, shared by both; each test file makes its own table and queues in
+ * them (test/support/resources.ts).
+ */
 const shared = {
-  // One DynamoDB Local and one SQS emulator per test run, shared by both projects; each test
-  // file makes its own table and queues in them (test/support/resources.ts).
-  globalSetup: ['test/support/global-setup.ts'],
   // Each file in its own process: handler modules read process.env, which must not leak.
   pool: 'forks' as const,
   testTimeout: 30_000,
@@ -40,18 +41,14 @@ export default defineConfig({
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
     teardownTimeout: 30_000,
     projects: [
-      // Every test against the TypeScript sources.
-      { test: { ...shared, name: 'source', include: ['test/**/*.test.ts'] } },
-      // The HTTP suites once more with the functions run from their bundles (docs/local-runtime.md);
-      // `--project source` leaves this out when iterating on one file.
+      // The HTTP suites once more with the functions run from their bundles (docs/local-runtime.md).
+      // Listed first: its setup bundles while DynamoDB Local starts, which the source project
+      // then shares. `--project source` leaves it out when iterating on one file.
       {
-        test: {
-          ...shared,
-          name: 'bundled',
-          include: httpSuites,
-          globalSetup: [...shared.globalSetup, 'test/support/bundles-setup.ts'],
-        },
+        test: { ...shared, name: 'bundled', include: httpSuites, globalSetup: ['test/support/bundles-setup.ts'] },
       },
+      // Every test against the TypeScript sources.
+      { test: { ...shared, name: 'source', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
     ],
   },
 });

@@ -1,21 +1,31 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+type Counts = { passed: number; failed: number; skipped: number };
+
+const format = (counts: Counts) => `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+
 /**
  * Prints one plain closing line, `vitest: N passed, N failed, N skipped`, after vitest's own
  * summary, so that tools that read a run's closing line (CI) see how many tests ran without
- * parsing vitest's coloured output.
+ * parsing vitest's coloured output. It counts every project of the run (vitest.config.ts:
+ * source and bundled); when more than one ran, a line before it gives each project's counts.
  */
 export default class PlainSummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+    const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+    const byProject = new Map<string, Counts>();
     for (const testModule of testModules) {
+      const project = testModule.project.name;
+      if (!byProject.has(project)) byProject.set(project, { passed: 0, failed: 0, skipped: 0 });
+      const counts = byProject.get(project)!;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
-        if (state === 'passed') counts.passed += 1;
-        else if (state === 'failed') counts.failed += 1;
-        else counts.skipped += 1;
+        const key = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
+        counts[key] += 1;
+        total[key] += 1;
       }
     }
-    process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    const projects = [...byProject].map(([name, counts]) => `${name} ${format(counts)}`).join('; ');
+    process.stdout.write(`\n${byProject.size > 1 ? `projects: ${projects}\n` : ''}vitest: ${format(total)}\n`);
   }
 }
