@@ -11,13 +11,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 export type CredentialKind = 'bearer' | 'devkey';
 
 /**
- * The shape of each credential: `<kind>_<prefix>_<secret>`, prefix letters and digits (group 1),
- * secret printable ASCII (group 2). The seed loader checks its credentials against these, so
- * that it accepts exactly what authentication parses.
+ * The shape of each credential: `<kind>_<prefix>_<secret>`, prefix 1 to 64 letters and digits
+ * (group 1; issued ones have 12, and the bound keeps any presented prefix far inside DynamoDB's
+ * key size, so an absurd one is simply invalid), secret printable ASCII (group 2). The seed
+ * loader checks its credentials against these, so that it accepts exactly what
+ * authentication parses.
  */
 export const credentialPatterns: Readonly<Record<CredentialKind, RegExp>> = {
-  bearer: /^bearer_([A-Za-z0-9]+)_([\x21-\x7E]+)$/,
-  devkey: /^devkey_([A-Za-z0-9]+)_([\x21-\x7E]+)$/,
+  bearer: /^bearer_([A-Za-z0-9]{1,64})_([\x21-\x7E]+)$/,
+  devkey: /^devkey_([A-Za-z0-9]{1,64})_([\x21-\x7E]+)$/,
 };
 
 /** A well-formed credential: the whole string and its prefix. */
