@@ -31,7 +31,7 @@ const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /** What the banner needs to know about this start. */
 export interface BannerInput {
-  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'env' | 'seeded'>;
+  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'env' | 'seeded' | 'bundles'>;
   seed: unknown;
   /** Where the seed came from (a path, or a note when there is none). */
   seedSource: string;
@@ -58,6 +58,9 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     '',
     'SIM service, local runtime',
     `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
+    ...(runtime.bundles
+      ? [`  Functions           the stack's esbuild bundles (${Object.keys(runtime.bundles.files).length}, built in ${runtime.bundles.buildMs} ms) in ${runtime.bundles.dir}`]
+      : []),
     `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
     `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
     `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,

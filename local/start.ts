@@ -12,13 +12,17 @@
  *     npm start                      # PORT=3000, the demo seed, everything in memory
  *     PORT=0 npm start               # a free port
  *     npm start -- --persist DIR     # DynamoDB Local keeps its data in DIR
+ *     npm start -- --bundled         # the functions from the esbuild bundles the stack deploys
  */
 import { resolve } from 'node:path';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import type { LocalRuntime } from './runtime';
 
-const parseArguments = (args: string[]): { persistDir?: string } => {
+const usage = 'Usage: npm start [-- --persist DIR] [--bundled]';
+
+const parseArguments = (args: string[]): { persistDir?: string; bundled: boolean } => {
   let persistDir: string | undefined;
+  let bundled = false;
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!;
     if (argument === '--persist') {
@@ -26,11 +30,13 @@ const parseArguments = (args: string[]): { persistDir?: string } => {
       if (!persistDir) throw new UsageError('--persist needs a folder: npm start -- --persist .local-data');
     } else if (argument.startsWith('--persist=')) {
       persistDir = argument.slice('--persist='.length);
+    } else if (argument === '--bundled') {
+      bundled = true;
     } else {
-      throw new UsageError(`Unknown argument ${argument}. Usage: npm start [-- --persist DIR]`);
+      throw new UsageError(`Unknown argument ${argument}. ${usage}`);
     }
   }
-  return { persistDir: persistDir ? resolve(persistDir) : undefined };
+  return { persistDir: persistDir ? resolve(persistDir) : undefined, bundled };
 };
 
 const parsePort = (value: string | undefined): number => {
@@ -91,11 +97,11 @@ const main = async (): Promise<void> => {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const { persistDir } = parseArguments(process.argv.slice(2));
+    const { persistDir, bundled } = parseArguments(process.argv.slice(2));
     const port = parsePort(process.env.PORT);
     const { seed, source } = readSeed();
     const configured = forwardedEnv();
-    starting = startLocalRuntime({ port, seed, env: configured, persistDir });
+    starting = startLocalRuntime({ port, seed, env: configured, persistDir, bundled });
     const runtime = (await starting)!;
     if (stopping) return;
     for (const line of bannerLines({ runtime, seed, seedSource: source, persistDir, configured })) console.log(line);
