@@ -265,6 +265,13 @@ describe('npm start', () => {
     const first = npmStart({ PORT: '0', SEED_FILE: firstSeed }, ['--persist', persistDir]);
     const firstUrl = await waitForReady(first, 150_000);
     expect(first.stdout).toContain(`data kept in ${persistDir}`);
+    // A SEED_FILE's credentials are not the runtime's own: masked, and the examples read them from the shell.
+    const token = credentials.Authorization.slice('Bearer '.length);
+    expect(first.stdout).not.toContain(token);
+    expect(first.stdout).not.toContain(credentials['X-Customer-API-Key']);
+    expect(first.stdout).toContain(`  Area A bearer token       bear… (${token.length} characters)`);
+    expect(first.stdout).toContain(`  Area A API key            devk… (${credentials['X-Customer-API-Key'].length} characters)`);
+    expect(first.stdout).toContain(`  curl -s -H "Authorization: Bearer $BEARER_TOKEN" -H "X-Customer-API-Key: $API_KEY" ${firstUrl}/developer/api/sims/`);
     expect(await status(`${firstUrl}/developer/api/sims/5001/`)).toBe(200);
     first.child.kill('SIGTERM');
     expect(await first.exited).toEqual({ code: 0, signal: null });
