@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../db/batch-get';
 import type { CustomerItem, SimItem } from '../db/items';
+import { isUsablePartitionKey } from '../db/key-limits';
 import { gsi1Partition, key, partition } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import type { SimDeps, SimScope } from './deps';
@@ -30,8 +31,12 @@ export interface ListSimsPlan {
  * The id of the customer of `name` in the scope of `scope` (the key's customer or any of its
  * descendants, found through GSI1 customerByName: names are unique within a customer group);
  * 404 customer_not_found otherwise, a customer of another group or above the key included.
+ * A name that cannot be a key (over 2,048 bytes with its prefix, or not carriable text) names
+ * no customer: 404 at once, without a query.
  */
 export const resolveScopedCustomer = async (deps: SimDeps, scope: SimScope, name: string): Promise<string> => {
+  const notFound = () => new ApiError(404, 'customer_not_found', 'No customer with this name in the API key\'s customer group.');
+  if (!isUsablePartitionKey(gsi1Partition.customerByName(name))) throw notFound();
   const output = await deps.db.send(
     new QueryCommand({
       TableName: deps.tableName,
@@ -43,7 +48,7 @@ export const resolveScopedCustomer = async (deps: SimDeps, scope: SimScope, name
   const customer = ((output.Items ?? []) as CustomerItem[]).find(
     (item) => item.type === 'customer' && item.name === name && Array.isArray(item.path) && item.path.includes(scope.customerId),
   );
-  if (!customer) throw new ApiError(404, 'customer_not_found', 'No customer with this name in the API key\'s customer group.');
+  if (!customer) throw notFound();
   return customer.id;
 };
 
