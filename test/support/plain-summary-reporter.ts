@@ -1,4 +1,4 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 
 type Counts = { passed: number; failed: number; skipped: number };
 
@@ -9,9 +9,12 @@ const format = (counts: Counts) => `${counts.passed} passed, ${counts.failed} fa
  * summary, so that tools that read a run's closing line (CI) see how many tests ran without
  * parsing vitest's coloured output. It counts every project of the run (vitest.config.ts:
  * source and bundled); when more than one ran, a line before it gives each project's counts.
+ * A run that failed outside any test gets a suffix, so that the line never reads as a clean
+ * run when vitest exits 1: `, N errors outside tests` (unhandled errors), or `, failed
+ * outside tests` (e.g. a global setup that threw, such as the bundled project's build).
  */
 export default class PlainSummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = [], reason?: TestRunEndReason): void {
     const total: Counts = { passed: 0, failed: 0, skipped: 0 };
     const byProject = new Map<string, Counts>();
     for (const testModule of testModules) {
@@ -26,6 +29,12 @@ export default class PlainSummaryReporter implements Reporter {
       }
     }
     const projects = [...byProject].map(([name, counts]) => `${name} ${format(counts)}`).join('; ');
-    process.stdout.write(`\n${byProject.size > 1 ? `projects: ${projects}\n` : ''}vitest: ${format(total)}\n`);
+    const errors =
+      unhandledErrors.length > 0
+        ? `, ${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside tests`
+        : reason === 'failed' && total.failed === 0
+          ? ', failed outside tests'
+          : '';
+    process.stdout.write(`\n${byProject.size > 1 ? `projects: ${projects}\n` : ''}vitest: ${format(total)}${errors}\n`);
   }
 }
