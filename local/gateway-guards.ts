@@ -62,16 +62,33 @@ const requestTimeout: GuardAnswer = {
   detail: 'The request was not received in time.',
 };
 
+const missingHost: GuardAnswer = { status: 400, code: 'bad_request', detail: 'An HTTP/1.1 request needs a Host header.' };
+
 /**
- * The answer for a request whose URL or headers are over API Gateway's quotas, or undefined.
- * Sizes count bytes as received (Node passes header values as latin1, one char per byte).
+ * The answer for a request whose head the gateway refuses before reading the body, or
+ * undefined: a URL or headers over API Gateway's quotas (sizes count bytes as received: Node
+ * passes header values as latin1, one char per byte), or an HTTP/1.1 request without a Host
+ * header (RFC 9112 §3.2; the server is created with `requireHostHeader: false` so that this
+ * answer is JSON instead of Node's empty 400).
  */
-export const sizeRefusal = (request: IncomingMessage): GuardAnswer | undefined => {
+export const headRefusal = (request: IncomingMessage): GuardAnswer | undefined => {
   if ((request.url ?? '').length > maxUrlLength) return uriTooLong;
   let bytes = 0;
   for (const part of request.rawHeaders) bytes += part.length;
-  return bytes > maxHeaderBytes ? headersTooLarge : undefined;
+  if (bytes > maxHeaderBytes) return headersTooLarge;
+  if (request.httpVersion === '1.1' && request.headers.host === undefined) return missingHost;
+  return undefined;
 };
+
+/**
+ * 417 for an `Expect` header other than `100-continue` (Node would answer an empty 417): the
+ * server's `checkExpectation` event.
+ */
+export const expectationFailed = (expect: string | undefined): GuardAnswer => ({
+  status: 417,
+  code: 'expectation_failed',
+  detail: `Expect: ${JSON.stringify(expect ?? '')} cannot be met; only 100-continue is supported.`,
+});
 
 /** An HTTP/1.1 response with a JSON body, as bytes to write on a raw socket; it closes the connection. */
 export const rawJsonResponse = (answer: GuardAnswer): string => {

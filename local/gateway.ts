@@ -9,9 +9,10 @@ import {
   answerClientError,
   answerOnSocket,
   apiGatewayMethods,
+  expectationFailed,
+  headRefusal,
   lingeringClose,
   parserMaxHeaderSize,
-  sizeRefusal,
   unsupportedMethod,
   type GuardAnswer,
 } from './gateway-guards';
@@ -203,10 +204,10 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     }
     let result: APIGatewayProxyResult;
     let close = false;
-    const refusal = sizeRefusal(request);
+    const refusal = headRefusal(request);
     try {
       if (refusal) {
-        // Over API Gateway's URL or header quota: refused before the body is read.
+        // Over API Gateway's URL or header quota, or no Host: refused before the body is read.
         result = guardResult(refusal);
         close = true;
       } else if (!(apiGatewayMethods as readonly string[]).includes(method)) {
@@ -272,6 +273,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
   const server: Server = createServer(
     {
       maxHeaderSize: parserMaxHeaderSize,
+      // A missing Host header is answered by headRefusal, in JSON.
+      requireHostHeader: false,
       ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
       ...(options.headersTimeoutMs === undefined ? {} : { connectionsCheckingInterval: Math.max(50, Math.floor(options.headersTimeoutMs / 4)) }),
@@ -292,6 +295,10 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
   server.on('clientError', answerClientError);
   // CONNECT: Node closes the socket unanswered when nobody listens; API Gateway does not serve it.
   server.on('connect', (request: IncomingMessage, socket) => answerOnSocket(socket, unsupportedMethod(request.method ?? 'CONNECT')));
+  // An Expect other than 100-continue: JSON 417 instead of Node's empty one; the body is not read.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    writeResult(response, guardResult(expectationFailed(request.headers.expect)), randomUUID(), true),
+  );
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

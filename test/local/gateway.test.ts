@@ -173,6 +173,24 @@ describe('local gateway', () => {
     for (const head of malformed) expect({ head, ...jsonAnswer(await rawExchange(gateway.port, head)) }).toEqual({ head, ...badRequest });
   });
 
+  it('answers an HTTP/1.1 request without a Host header with a JSON 400, and serves an HTTP/1.0 one', async () => {
+    expect(jsonAnswer(await rawExchange(gateway.port, 'GET /echo/1/ HTTP/1.1\r\n\r\n'))).toEqual({
+      ...badRequest,
+      body: { detail: 'An HTTP/1.1 request needs a Host header.', code: 'bad_request' },
+    });
+    expect(jsonAnswer(await rawExchange(gateway.port, 'GET /echo/1/ HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('answers an Expect other than 100-continue with a JSON 417 and closes the connection', async () => {
+    const head = 'POST /echo/1/ HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nContent-Length: 2\r\n\r\n{}';
+    expect(jsonAnswer(await rawExchange(gateway.port, head))).toEqual({
+      status: 417,
+      type: 'application/json',
+      connection: 'close',
+      body: { detail: 'Expect: "nonsense" cannot be met; only 100-continue is supported.', code: 'expectation_failed' },
+    });
+  });
+
   it('answers a URL over 10240 characters with a JSON 414 and headers over 10240 bytes with a JSON 431', async () => {
     const uriTooLong = {
       status: 414,
