@@ -1,17 +1,17 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repositoryRoot } from '../../local/handler-loader';
 import type { OrderItem, PaymentEventItem } from '../../shared/db/items';
 import { gsi1Partition, key, partition, sortKeyPrefix } from '../../shared/db/keys';
 import { post, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
 import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
 import { readOutbox } from '../area-b-fulfilment/support/outbox';
 import { sendEvent, stripeId, webhookSecret } from '../area-b-fulfilment/support/stripe-events';
+import { isRunning, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';
 import { eventually } from './eventually';
 
 /**
@@ -21,52 +21,15 @@ import { eventually } from './eventually';
  * any webhook being sent again.
  */
 
-interface Instance {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 const orders = 10;
-const readyLine = /^Local API ready at (\S+)$/m;
-const instances: Instance[] = [];
+const instances: StartedInstance[] = [];
 const temporary = mkdtempSync(join(tmpdir(), 'persist-crash-test-'));
 const persistDir = join(temporary, 'data');
 const outboxDir = join(temporary, 'outbox');
 const seedFile = join(temporary, 'seed.json');
 let stripe: FakeStripe | undefined;
 
-const npmStart = (env: Record<string, string>): Instance => {
-  const child = spawn('npm', ['start', '--', '--persist', persistDir], {
-    cwd: repositoryRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group: SIGKILL reaches npm, tsx and the runtime at once.
-    detached: true,
-  });
-  const instance: Instance = {
-    child,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
-  };
-  child.stdout!.on('data', (chunk: Buffer) => (instance.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (instance.stderr += chunk.toString()));
-  instances.push(instance);
-  return instance;
-};
-
-const waitForReady = async (instance: Instance, timeoutMs: number): Promise<string> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = readyLine.exec(instance.stdout);
-    if (match) return match[1]!;
-    if (instance.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`npm start did not get ready.\nstdout:\n${instance.stdout}\nstderr:\n${instance.stderr}`);
-};
+const npmStart = (env: Record<string, string>): StartedInstance => spawnNpmStart(instances, env, ['--persist', persistDir]);
 
 /** The process group of the DynamoDB Local JVM (and its watchdog shell) that keeps its data in persistDir. */
 const dynamoDbGroup = (): number => {
@@ -89,7 +52,7 @@ const receipts = (orderIds: string[]) => Object.fromEntries(orderIds.map((id) =>
 
 afterAll(async () => {
   for (const instance of instances) {
-    if (instance.child.exitCode === null && instance.child.signalCode === null) killGroup(instance.child.pid!);
+    if (isRunning(instance)) killGroup(instance.child.pid!);
   }
   try {
     killGroup(dynamoDbGroup());

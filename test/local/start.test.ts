@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -6,56 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repositoryRoot } from '../../local/handler-loader';
+import { isRunning, readyLine, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';
 
-/** One `npm start` child process and everything it printed. */
-interface Instance {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const readyLine = /^Local API ready at (\S+)$/m;
-const instances: Instance[] = [];
+const instances: StartedInstance[] = [];
 const temporary = mkdtempSync(join(tmpdir(), 'start-test-'));
 
-/** The command of the `start` script (without `exec`), so a test can run what `npm start` runs. */
-const startCommand = (): string[] => {
-  const scripts = (JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  return scripts.start!.replace(/^exec /, '').split(' ');
-};
-
-const npmStart = (env: Record<string, string>, args: string[] = [], direct = false): Instance => {
-  const [command, ...commandArgs] = direct ? startCommand() : ['npm', 'start', ...(args.length > 0 ? ['--'] : [])];
-  const child = spawn(command!, [...commandArgs, ...args], {
-    cwd: repositoryRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group, so that a failed test can still kill everything (see afterAll).
-    detached: true,
-  });
-  const instance: Instance = {
-    child,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
-  };
-  child.stdout!.on('data', (chunk: Buffer) => (instance.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (instance.stderr += chunk.toString()));
-  instances.push(instance);
-  return instance;
-};
-
-const waitForReady = async (instance: Instance, timeoutMs: number): Promise<string> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = readyLine.exec(instance.stdout);
-    if (match) return match[1]!;
-    if (instance.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`npm start did not get ready.\nstdout:\n${instance.stdout}\nstderr:\n${instance.stderr}`);
-};
+const npmStart = (env: Record<string, string>, args: string[] = [], direct = false): StartedInstance =>
+  spawnNpmStart(instances, env, args, direct);
 
 const portIsClosed = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
@@ -69,7 +26,7 @@ const portIsClosed = (port: number): Promise<boolean> =>
 
 afterAll(async () => {
   for (const instance of instances) {
-    if (instance.child.exitCode === null && instance.child.signalCode === null) {
+    if (isRunning(instance)) {
       try {
         process.kill(-instance.child.pid!, 'SIGKILL');
       } catch {
