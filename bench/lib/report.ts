@@ -132,7 +132,7 @@ const rateLimiterSection = (result: RateLimiterResult): string =>
           `- ${result.arrivals.arrivals} arrivals of one caller on a synthetic clock over ${result.arrivals.hours} hours (seed ${result.arrivals.seed}), ` +
             `single requests and concurrent bursts across 10-second marks: **${result.arrivals.violations} trailing-window violations**, ` +
             `${result.arrivals.admitted} admitted, refused ${Object.entries(result.arrivals.refusedByCode).map(([code, count]) => `${count} × ${code}`).join(', ')}; ` +
-            `${result.arrivals.callsPerRequest} DynamoDB calls per request, ${result.arrivals.writesPerAdmitted} UpdateItem tries per admitted request ` +
+            `${result.arrivals.callsPerRequest} DynamoDB calls per request, of which ${result.arrivals.writesPerRequest} UpdateItem (failed tries included) ` +
             `(${result.arrivals.ms} ms).`,
         ]
       : []),
