@@ -112,9 +112,11 @@ const runArrivals = async (endpoint: string, region: string, tableName: string, 
         times = Array.from({ length: size }, () => mark - 200 + Math.floor(random() * 400));
         time = mark + 200;
       } else {
-        // Mostly close together; now and then a pause of up to 10 minutes, so the run spans
-        // several hours and the hour's slots leave the window and are taken again.
-        time += random() < 0.85 ? Math.floor(random() * 3_000) : 10_000 + Math.floor(random() * 590_000);
+        // The first 60 % close together (the hour's limit binds within about half an hour); then
+        // now and then a pause of up to 10 minutes, so the run spans hours and the hour's slots
+        // leave the window and are taken again.
+        const pause = sent > total * 0.6 && random() < 0.15;
+        time += pause ? 10_000 + Math.floor(random() * 590_000) : Math.floor(random() * 3_000);
         times = [time];
       }
       const outcomes = await Promise.all(
