@@ -186,15 +186,19 @@ export const partitionsOf = (call: RecordedCall): string[] => {
 
 /**
  * Whether a call is part of the Area A guard rather than the route's business: the
- * authentication read (a BatchGetItem of only TOKEN# / APIKEY# items) or the rate-limit
- * counter update (UpdateItem of a RATE# item).
+ * authentication read (a BatchGetItem of only TOKEN# / APIKEY# items) or the rate limiter's
+ * call on its RATE# item (its conditional UpdateItem, or the GetItem with which it confirms a
+ * refusal on a view of the item it already had).
  */
 export const isGuardCall = (call: RecordedCall): boolean => {
   const partitions = partitionsOf(call);
   if (call.command === 'BatchGetItemCommand') {
     return partitions.length > 0 && partitions.every((pk) => pk.startsWith('TOKEN#') || pk.startsWith('APIKEY#'));
   }
-  if (call.command === 'UpdateItemCommand') return partitions.every((pk) => pk.startsWith('RATE#'));
+  // The rate limiter writes its item, or (refusing on a view it already had) reads it once.
+  if (call.command === 'UpdateItemCommand' || call.command === 'GetItemCommand') {
+    return partitions.length > 0 && partitions.every((pk) => pk.startsWith('RATE#'));
+  }
   return false;
 };
 
