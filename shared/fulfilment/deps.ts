@@ -10,7 +10,7 @@ import type { OperationsNotifier } from '../notifications/operations-notifier';
 import { readSmsConfig } from '../sms/config';
 import { configuredSmsProvider } from '../sms/configured-provider';
 import type { SmsProvider } from '../sms/provider';
-import { queueDefinition } from '../queues/definitions';
+import { queueDefinition } from '../topology/queues';
 
 /**
  * Test hooks: a fault thrown from one of them stands for the worker dying at that point.

@@ -4,7 +4,7 @@ import { header } from '../http/headers';
 import type { SmsConfig } from './config';
 import { httpSmsProvider, type SmsProvider } from './provider';
 
-/** Path of the inbound receipts route (infra/routes.ts), appended to the public base URL. */
+/** Path of the inbound receipts route (shared/topology/routes.ts), appended to the public base URL. */
 export const receiptsPath = '/sms-provider/receipts';
 
 /**
