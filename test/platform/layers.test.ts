@@ -49,6 +49,12 @@ describe('layers', () => {
     expect(edges.filter(([, to]) => !runtimeFolders.some((folder) => to.startsWith(folder)))).toEqual([]);
   });
 
+  it('an adapter (shared/adapters/) imports other adapters and configuration only, never the domain', () => {
+    const edges = importEdges('shared/adapters');
+    expect(edges).toContainEqual(['shared/adapters/sms-provider/provider.ts', 'shared/adapters/https/outbound-post.ts']);
+    expect(edges.filter(([, to]) => !['shared/adapters/', 'shared/config/'].some((folder) => to.startsWith(folder)))).toEqual([]);
+  });
+
   it('local/ reaches into infra/ only for the stack bundling settings', () => {
     expect(importEdges('local').filter(([, to]) => to.startsWith('infra/'))).toEqual([['local/bundle-build.ts', 'infra/bundling.ts']]);
   });
