@@ -61,7 +61,7 @@ export const knownCauses: KnownCause[] = [
       'The checkout routes carry the Stripe SDK (240 KiB: the whole `stripe` package, every API resource) and the full ' +
       '`email-providers/all.json` list (134.5 KiB, 8,760 domains, imported by shared/checkout/free-email.ts for the Business e-mail rule). ' +
       'Without all.json they would be about 621 KiB, under the cap. Ways under it (not measured): a smaller maintained list, or the list ' +
-      'compressed (zlib is built into Node) together with one HTTPS POST instead of the Stripe SDK (shared/payments/stripe.ts). Not the bundling options ' +
+      'compressed (zlib is built into Node) together with one HTTPS POST instead of the Stripe SDK (shared/adapters/stripe/payment-gateway.ts). Not the bundling options ' +
       '(see bundle-size-vs-dynamodb).',
   },
   {

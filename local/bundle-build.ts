@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildMultiBuildOptions, functionBundling } from '../infra/bundling';
-import { allRoutes } from '../infra/routes';
-import { queueDefinitions } from '../shared/queues/definitions';
+import { allRoutes } from '../shared/topology/routes';
+import { queueDefinitions } from '../shared/topology/queues';
 import { repositoryRoot } from './handler-loader';
 
 /** One function to bundle: its name (the bundle's folder) and handler module relative to the repository root. */

@@ -5,8 +5,8 @@
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, SQSEvent } from 'aws-lambda';
-import type { RouteDefinition } from '../infra/routes';
-import type { QueueDefinition } from '../shared/queues/definitions';
+import type { RouteDefinition } from '../shared/topology/routes';
+import type { QueueDefinition } from '../shared/topology/queues';
 import { buildApiGatewayEvent } from './api-gateway-event';
 import { UsageError } from './cli-options';
 import type { DemoCredentials } from './demo-credentials';

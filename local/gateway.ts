@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { allRoutes, type RouteDefinition } from '../infra/routes';
+import { allRoutes, type RouteDefinition } from '../shared/topology/routes';
 import { matchRoute } from '../shared/http/route-match';
 import { buildApiGatewayEvent, type ResourceMatch } from './api-gateway-event';
 import {

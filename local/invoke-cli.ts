@@ -1,15 +1,15 @@
 /**
  * `npm run invoke -- NAME EVENT_FILE`: invokes one handler once with an event from a file,
- * like `sam local invoke -e`. NAME is a route name (infra/routes.ts) or a queue consumer name
- * (shared/queues/definitions.ts). A throwaway local runtime (DynamoDB Local, the SQS
+ * like `sam local invoke -e`. NAME is a route name (shared/topology/routes.ts) or a queue consumer name
+ * (shared/topology/queues.ts). A throwaway local runtime (DynamoDB Local, the SQS
  * emulator, the SMS simulator, the demo seed or SEED_FILE) is started for it and stopped
  * afterwards. The handler's result is printed as JSON on stdout; everything else (logs)
  * goes to stderr. Exit 0 when the handler returned; 1 when it threw (its error is printed
  * as Lambda reports it) or the name or file is wrong.
  */
 import { readFileSync } from 'node:fs';
-import { allRoutes } from '../infra/routes';
-import { queueDefinitions } from '../shared/queues/definitions';
+import { allRoutes } from '../shared/topology/routes';
+import { queueDefinitions } from '../shared/topology/queues';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import { assertJavaPresent } from './dynamodb-local';
 import { invokeHandler, loadHandler } from './handler-loader';

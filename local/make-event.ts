@@ -14,8 +14,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allRoutes } from '../infra/routes';
-import { queueDefinitions } from '../shared/queues/definitions';
+import { allRoutes } from '../shared/topology/routes';
+import { queueDefinitions } from '../shared/topology/queues';
 import { readSeed, UsageError } from './cli-options';
 import { demoCredentials } from './demo-credentials';
 import { makeQueueEvent, makeRouteEvent, type RouteEventOptions } from './event-fixtures';

@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import type { QueueDefinition } from '../shared/queues/definitions';
+import type { QueueDefinition } from '../shared/topology/queues';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
 import { lambdaContext } from './lambda-context';
 import { buildSqsEvent } from './sqs-event';

@@ -4,8 +4,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../shared/queues/definitions';
-import type { QueueName } from '../infra/routes';
+import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../shared/topology/queues';
+import type { QueueName } from '../shared/topology/routes';
 
 /** A running SQS emulator (fauxqs, in-process). */
 export interface SqsLocal {

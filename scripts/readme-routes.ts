@@ -1,12 +1,12 @@
 /**
- * Renders the README's route table from infra/routes.ts and the queue definitions, so the
+ * Renders the README's route table from shared/topology/routes.ts and the queue definitions, so the
  * README never disagrees with what the stack deploys. `npm run docs` rewrites the block
  * between the markers; test/platform/readme.test.ts fails when it is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { allRoutes } from '../infra/routes';
-import { queueDefinitions } from '../shared/queues/definitions';
+import { allRoutes } from '../shared/topology/routes';
+import { queueDefinitions } from '../shared/topology/queues';
 
 /** The markers around the generated block in README.md. */
 export const markers = { start: '<!-- routes:start (npm run docs) -->', end: '<!-- routes:end -->' } as const;

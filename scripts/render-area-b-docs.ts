@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { withGeneratedFieldDocs } from '../shared/checkout/schema-docs';
+import { withGeneratedFieldDocs } from './checkout-schema-docs';
 
 const file = fileURLToPath(new URL('../docs/area-b.md', import.meta.url));
 const before = readFileSync(file, 'utf8');

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { RouteDefinition } from '../../infra/routes';
+import type { RouteDefinition } from '../../shared/topology/routes';
 import { makeRouteEvent } from '../../local/event-fixtures';
 import { invokeHandler, loadHandler } from '../../local/handler-loader';
 import { lambdaContext } from '../../local/lambda-context';

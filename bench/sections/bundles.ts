@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { esbuildBuildOptions, functionNodeOptions } from '../../infra/bundling';
-import { allRoutes, type RouteDefinition } from '../../infra/routes';
-import { queueDefinitions } from '../../shared/queues/definitions';
+import { allRoutes, type RouteDefinition } from '../../shared/topology/routes';
+import { queueDefinitions } from '../../shared/topology/queues';
 import type { SectionContext } from '../lib/context';
 import { kib, median, round } from '../lib/stats';
 

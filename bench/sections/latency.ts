@@ -7,7 +7,7 @@
  * developer, a fresh developer for every list request), so the success path is measured.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { allRoutes } from '../../infra/routes';
+import { allRoutes } from '../../shared/topology/routes';
 import { key } from '../../shared/db/keys';
 import type { BenchData } from '../lib/bench-seed';
 import { timeInCalls, type CallRecorder } from '../lib/call-recorder';

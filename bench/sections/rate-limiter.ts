@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/topology/routes';
 import { countCalls } from '../../shared/db/call-counter';
 import { windowLimits } from '../../shared/rate-limit/limits';
 import { consumeRateLimit } from '../../shared/rate-limit/rate-limit';

@@ -7,7 +7,7 @@
  * calls are told apart from those of background work (queue consumers) by their asynchronous
  * context (CallRecorder.measure).
  */
-import { allRoutes, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
+import { allRoutes, developerFallbackRoute, type RouteDefinition } from '../../shared/topology/routes';
 import type { BenchData } from '../lib/bench-seed';
 import { roundTrips } from '../../shared/db/call-counter';
 import { describeCall, isGuardCall, listReadProblems, type BenchCall, type CallRecorder } from '../lib/call-recorder';

@@ -5,7 +5,7 @@
  * the Queries; full SIM items returned by the BatchGetItem) and p50. Each request comes from a
  * developer that has not listed yet (the minimum poll interval is 5 s per developer).
  */
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/topology/routes';
 import type { BenchData } from '../lib/bench-seed';
 import { roundTrips } from '../../shared/db/call-counter';
 import { listReadProblems, type CallRecorder } from '../lib/call-recorder';

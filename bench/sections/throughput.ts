@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/topology/routes';
 import { key } from '../../shared/db/keys';
 import type { BenchCredential, BenchData } from '../lib/bench-seed';
 import type { SectionContext } from '../lib/context';

@@ -12,7 +12,7 @@
  *   take precedence over ANY in API Gateway, so the routes themselves are unaffected.
  * - Resources have no trailing slash: `/x/` and `/x` are the same resource.
  */
-import type { RouteDefinition } from '../routes';
+import type { RouteDefinition } from '../../shared/topology/routes';
 
 /** One method of a planned resource and the function (route name) it invokes. */
 export interface PlannedMethod {

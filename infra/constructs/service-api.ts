@@ -13,7 +13,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import type { RouteDefinition } from '../routes';
+import type { RouteDefinition } from '../../shared/topology/routes';
 import { addGatewayAnswers } from './gateway-responses';
 import { planApi, type PlannedResource } from './api-plan';
 

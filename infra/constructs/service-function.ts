@@ -16,7 +16,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
 import { functionBundling, functionNodeOptions, type FunctionBundling } from '../bundling';
-import type { QueueName, RouteAccess } from '../routes';
+import type { QueueName, RouteAccess } from '../../shared/topology/routes';
 import type { ServiceSecrets } from './service-secrets';
 import type { WorkQueue } from './work-queue';
 

@@ -2,7 +2,7 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import type { SecretName } from '../routes';
+import type { SecretName } from '../../shared/topology/routes';
 
 /** Options of the service secrets. */
 export interface ServiceSecretsProps {

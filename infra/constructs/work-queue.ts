@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { deadLetterQueueName, visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/queues/definitions';
+import { deadLetterQueueName, visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/topology/queues';
 
 /** Options of one work queue. */
 export interface WorkQueueProps {

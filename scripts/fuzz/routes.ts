@@ -1,5 +1,5 @@
 /**
- * One generator per route of both areas (infra/routes.ts), plus the fallbacks: each builds a
+ * One generator per route of both areas (shared/topology/routes.ts), plus the fallbacks: each builds a
  * request that is plausible enough to reach the route's handler with good credentials, with
  * odd methods, path segments, queries, headers and bodies mixed in.
  */

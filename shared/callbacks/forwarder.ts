@@ -1,5 +1,5 @@
-import { OutboundError, outboundPost } from '../sms/outbound-post';
-import { trustedCa } from '../sms/trusted-ca';
+import { OutboundError, outboundPost } from '../adapters/https/outbound-post';
+import { trustedCa } from '../adapters/https/trusted-ca';
 import { CallbackUrlRefused, parseCallbackUrl } from './callback-url';
 import { isAllowedHost } from './allowed-hosts';
 import type { QueuedReceipt } from './receipt-queue';

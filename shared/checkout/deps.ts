@@ -4,7 +4,7 @@ import { readCheckoutConfig } from '../config/checkout-env';
 import { readConfig } from '../config/env';
 import { getSecret } from '../config/secrets';
 import { documentClient } from '../db/client';
-import { stripeGateway, type PaymentGateway } from '../payments/stripe';
+import { stripeGateway, type PaymentGateway } from '../adapters/stripe/payment-gateway';
 import { rateTableTaxCalculator, type TaxCalculator } from './tax';
 
 /**

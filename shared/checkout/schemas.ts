@@ -5,8 +5,8 @@ import { isCountryCode } from './countries';
 /**
  * The request bodies of the three checkouts (spec B1, B2, B3) as valibot schemas. They are
  * the single source of both the validation and the field documentation in docs/area-b.md
- * (rendered by ./schema-docs.ts). Every message is a phrase that follows the field's path,
- * so an error's detail reads `cart[2].quantity must be an integer from 1 to 10`.
+ * (rendered by scripts/checkout-schema-docs.ts). Every message is a phrase that follows the
+ * field's path, so an error's detail reads `cart[2].quantity must be an integer from 1 to 10`.
  *
  * Conventions: unknown fields are ignored; an optional field may be omitted or null; a
  * required text must not be blank. Which error code a failing field gives is decided by
@@ -45,7 +45,7 @@ export const wellFormedPhrase =
  * Every text field is carriable (issue #10): no lone surrogate (DynamoDB would store it as
  * `?`, e-mails and SMS would carry garbage), no U+FFFE / U+FFFF, no control character other
  * than tab and line breaks. Judged after the field's other rules, so a blank or over-long
- * value is reported as such. schema-docs.ts renders it as "well-formed text".
+ * value is reported as such. scripts/checkout-schema-docs.ts renders it as "well-formed text".
  */
 const wellFormed = () => v.check(isCarriableText, wellFormedPhrase);
 

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { SecretName } from '../../infra/routes';
+import type { SecretName } from '../topology/routes';
 
 /**
  * Reads a secret by name. Locally (and in tests) the value comes from the environment

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { queueDefinition } from '../queues/definitions';
+import { queueDefinition } from '../topology/queues';
 import type { RecordProcessor } from '../queues/consumer';
 import type { FulfilmentDeps } from './deps';
 import { errorSummary, logFulfilment } from './log';

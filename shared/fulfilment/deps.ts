@@ -3,14 +3,14 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readCheckoutConfig } from '../config/checkout-env';
 import { readConfig } from '../config/env';
 import { documentClient } from '../db/client';
-import { configuredMailer } from '../email/configured-mailer';
-import type { Mailer } from '../email/mailer';
-import { configuredNotifier } from '../notifications/configured-notifier';
-import type { OperationsNotifier } from '../notifications/operations-notifier';
+import { configuredMailer } from '../adapters/email/configured-mailer';
+import type { Mailer } from '../adapters/email/mailer';
+import { configuredNotifier } from '../adapters/notifications/configured-notifier';
+import type { OperationsNotifier } from '../adapters/notifications/operations-notifier';
 import { readSmsConfig } from '../sms/config';
 import { configuredSmsProvider } from '../sms/configured-provider';
-import type { SmsProvider } from '../sms/provider';
-import { queueDefinition } from '../queues/definitions';
+import type { SmsProvider } from '../adapters/sms-provider/provider';
+import { queueDefinition } from '../topology/queues';
 
 /**
  * Test hooks: a fault thrown from one of them stands for the worker dying at that point.

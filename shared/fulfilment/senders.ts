@@ -1,6 +1,6 @@
-import { EmailNotSentError, type EmailMessage } from '../email/mailer';
-import { NotificationNotSentError, type OperationsNotification } from '../notifications/operations-notifier';
-import { SmsProviderFailure } from '../sms/provider';
+import { EmailNotSentError, type EmailMessage } from '../adapters/email/mailer';
+import { NotificationNotSentError, type OperationsNotification } from '../adapters/notifications/operations-notifier';
+import { SmsProviderFailure } from '../adapters/sms-provider/provider';
 import type { FulfilmentDeps } from './deps';
 import type { MessageEffect, SendFailure } from './effects';
 

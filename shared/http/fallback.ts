@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { routes } from '../../infra/routes';
+import { routes } from '../topology/routes';
 import { ApiError } from './api-error';
 import { methodsForPath } from './route-match';
 

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../infra/routes';
+import type { RouteDefinition } from '../topology/routes';
 
 /** The route a request reaches, with the path parameters API Gateway would pass. */
 export interface RouteMatch {

@@ -1,10 +1,15 @@
+/**
+ * Which SMS provider adapter this environment uses. It stays in sms/ rather than beside the
+ * adapter (shared/adapters/sms-provider/): it reads the SMS configuration (./config.ts) and
+ * the request's origin, which an adapter does not know about.
+ */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { getSecret } from '../config/secrets';
 import { header } from '../http/headers';
 import type { SmsConfig } from './config';
-import { httpSmsProvider, type SmsProvider } from './provider';
+import { httpSmsProvider, type SmsProvider } from '../adapters/sms-provider/provider';
 
-/** Path of the inbound receipts route (infra/routes.ts), appended to the public base URL. */
+/** Path of the inbound receipts route (shared/topology/routes.ts), appended to the public base URL. */
 export const receiptsPath = '/sms-provider/receipts';
 
 /**

@@ -4,7 +4,7 @@ import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import type { CallbackUrlPolicy } from '../callbacks/callback-url';
 import { confirmSent, releaseReservation, reserveMessage, type MessageTable } from './message-store';
-import { SmsProviderFailure, type SmsProvider } from './provider';
+import { SmsProviderFailure, type SmsProvider } from '../adapters/sms-provider/provider';
 import { isSmsEnabled } from './sim-target';
 import { validateSubmission } from './submission';
 import { isoWithOffset } from './time';

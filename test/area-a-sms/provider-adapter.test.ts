@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpSmsProvider, SmsProviderFailure } from '../../shared/sms/provider';
+import { httpSmsProvider, SmsProviderFailure } from '../../shared/adapters/sms-provider/provider';
 import { closedPort } from './support/http';
 
 type Seen = { method: string; url: string; authorization?: string; contentType?: string; body: unknown };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMimeMessage, encodeHeaderText, formatMailDate, formatMailbox, quotedPrintable } from '../../shared/email/mime';
+import { buildMimeMessage, encodeHeaderText, formatMailDate, formatMailbox, quotedPrintable } from '../../shared/adapters/email/mime';
 import { parseEmail } from './support/outbox';
 
 const date = new Date('2026-11-22T09:05:03Z');

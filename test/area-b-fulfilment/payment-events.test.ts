@@ -5,7 +5,7 @@ import { redriveUnfinishedPayments } from '../../local/redrive';
 import type { LocalRuntime } from '../../local/runtime';
 import type { PaymentEventItem } from '../../shared/db/items';
 import { gsi1Partition, key } from '../../shared/db/keys';
-import { EmailNotSentError } from '../../shared/email/mailer';
+import { EmailNotSentError } from '../../shared/adapters/email/mailer';
 import { fulfilmentRecordProcessor } from '../../shared/fulfilment/consumer';
 import { fulfilmentDepsFromEnvironment } from '../../shared/fulfilment/deps';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';

@@ -11,7 +11,7 @@ import { checkoutHandler } from '../../shared/checkout/handler';
 import { idempotencyTimings } from '../../shared/checkout/idempotency';
 import { rateTableTaxCalculator, type TaxCalculator } from '../../shared/checkout/tax';
 import type { CheckoutEndpoint } from '../../shared/db/items';
-import { stripeGateway, type PaymentGateway } from '../../shared/payments/stripe';
+import { stripeGateway, type PaymentGateway } from '../../shared/adapters/stripe/payment-gateway';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { documents, heldBy, readOrder, readStock, resetStock, serviceToken, stripeTestKey } from './support/checkout-api';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';

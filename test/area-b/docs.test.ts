@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withGeneratedFieldDocs } from '../../shared/checkout/schema-docs';
+import { withGeneratedFieldDocs } from '../../scripts/checkout-schema-docs';
 
 describe('docs/area-b.md', () => {
   it('carries the field documentation generated from the current checkout schemas', () => {

@@ -6,7 +6,7 @@ import { formatBasisPoints, formatPence, percentOfPence, toPence } from '../../s
 import { rateTableTaxCalculator } from '../../shared/checkout/tax';
 import { vatRateBasisPoints, vatRates } from '../../shared/checkout/vat-rates';
 import { bearerToken, tokensMatch } from '../../shared/http/service-token';
-import { stripeApiAddress } from '../../shared/payments/stripe';
+import { stripeApiAddress } from '../../shared/adapters/stripe/payment-gateway';
 
 describe('money in pence', () => {
   it('parses decimal strings exactly and formats two decimals', () => {

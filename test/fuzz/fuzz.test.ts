@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/topology/routes';
 import { captureConsole } from '../../scripts/fuzz/console-capture';
 import { fuzzSeedContext } from '../../scripts/fuzz/context';
 import { curlCommand } from '../../scripts/fuzz/curl';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planApi, pathSegments, resourcePath } from '../../infra/constructs/api-plan';
-import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
+import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../shared/topology/routes';
 
 const route = (name: string, method: RouteDefinition['method'], path: string): RouteDefinition => ({
   name,

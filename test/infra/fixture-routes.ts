@@ -4,7 +4,7 @@
  * custom timeout and memory), so the stack tests do not depend on the rows other issues
  * add. Handler files must exist for NodejsFunction, so all rows point at existing modules.
  */
-import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
+import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../shared/topology/routes';
 
 const handler = 'functions/default-fallback.ts';
 

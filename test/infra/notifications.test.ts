@@ -1,8 +1,8 @@
 import type { CfnResource as CdkCfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allRoutes } from '../../infra/routes';
-import { queueDefinitions } from '../../shared/queues/definitions';
+import { allRoutes } from '../../shared/topology/routes';
+import { queueDefinitions } from '../../shared/topology/queues';
 import { synthesise, type Synthesised } from './synth';
 import { actionsOn, allActions, environmentOf } from './template-queries';
 

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allRoutes, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
+import { allRoutes, developerFallbackRoute, type RouteDefinition } from '../../shared/topology/routes';
 import { demoSecrets } from '../../local/demo-config';
 import { makeRouteEvent } from '../../local/event-fixtures';
 import { resolveRoute } from '../../local/gateway';
 import { repositoryRoot } from '../../local/handler-loader';
 import { receiptSignature } from '../../local/sms-simulator';
-import { queueDefinitions } from '../../shared/queues/definitions';
+import { queueDefinitions } from '../../shared/topology/queues';
 
 const fixture = (name: string): Record<string, any> => {
   const file = join(repositoryRoot, 'events', `${name}.json`);

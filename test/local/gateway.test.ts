@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../infra/routes';
+import { defaultFallbackRoute, developerFallbackRoute, type RouteDefinition } from '../../shared/topology/routes';
 import { maxBodyBytes, startGateway, type Gateway } from '../../local/gateway';
 import { maxHeaderBytes, maxUrlLength } from '../../local/gateway-guards';
 import { rawRequest } from './http-client';

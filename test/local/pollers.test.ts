@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, t
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPollers, type Pollers } from '../../local/pollers';
-import { queueDefinition } from '../../shared/queues/definitions';
+import { queueDefinition } from '../../shared/topology/queues';
 import { createTestQueues, testSqsClient } from '../support/resources';
 import { eventually } from './eventually';
 

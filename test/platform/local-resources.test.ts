@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../shared/db/table';
-import { queueDefinitions, visibilityTimeoutSeconds } from '../../shared/queues/definitions';
+import { queueDefinitions, visibilityTimeoutSeconds } from '../../shared/topology/queues';
 import { createTestQueues, createTestTable, testDynamoClient, testSqsClient } from '../support/resources';
 
 describe('local resources', () => {

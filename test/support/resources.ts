@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { createTable } from '../../local/create-table';
 import { createQueues, type QueueUrls } from '../../local/sqs-local';
-import type { QueueName } from '../../infra/routes';
+import type { QueueName } from '../../shared/topology/routes';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const region = 'eu-west-2';

@@ -1,6 +1,6 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { allRoutes } from '../../../infra/routes';
+import { allRoutes } from '../../../shared/topology/routes';
 import { buildApiGatewayEvent } from '../../../local/api-gateway-event';
 import { lambdaContext } from '../../../local/lambda-context';
 import { loadSeedDocument } from '../../../local/seed/load';

@@ -1,8 +1,10 @@
 /**
  * The service's SQS queues as plain data, read by the CDK stack and the local runtime alike,
- * so both have the same queues, dead-letter queues, receive counts and consumers.
+ * so both have the same queues, dead-letter queues, receive counts and consumers. It sits
+ * beside the route table (./routes.ts) for the same reason: data every layer reads, under
+ * no layer's folder.
  */
-import type { QueueName, RouteAccess } from '../../infra/routes';
+import type { QueueName, RouteAccess } from './routes';
 
 /** One work queue with its dead-letter queue and its consumer function. */
 export interface QueueDefinition {

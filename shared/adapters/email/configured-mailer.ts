@@ -1,4 +1,4 @@
-import { readConfig } from '../config/env';
+import { readConfig } from '../../config/env';
 import type { Mailer } from './mailer';
 import { outboxMailer } from './outbox-mailer';
 import { sesMailer } from './ses-mailer';

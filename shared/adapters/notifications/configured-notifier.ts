@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readConfig } from '../config/env';
+import { readConfig } from '../../config/env';
 import type { OperationsNotifier } from './operations-notifier';
 import { outboxNotifier } from './outbox-notifier';
 import { snsNotifier } from './sns-notifier';

@@ -1,5 +1,5 @@
-import { OutboundError, outboundPost } from './outbound-post';
-import { trustedCa } from './trusted-ca';
+import { OutboundError, outboundPost } from '../https/outbound-post';
+import { trustedCa } from '../https/trusted-ca';
 
 /** One message handed to the SMS network. */
 export interface SmsSubmission {

@@ -9,7 +9,12 @@
  * `/developer/api/sims/` is `{sim}` for every route: an internal SIM id for A2, an ICCID for
  * the SMS routes (the handler says which).
  *
- * This module imports nothing from aws-cdk-lib.
+ * Why here, in shared/topology/ beside the queue table (./queues.ts), and not under infra/:
+ * the table is plain data read by three layers (the CDK stack, the runtime's fallbacks and
+ * secret names, and the local gateway and tests), and the runtime must not import infra/
+ * (test/platform/layers.test.ts). infra/ already reads shared/ (the table definition in
+ * shared/db/table.ts), so shared/ is the one place all of them can import without a cycle.
+ * This module imports nothing at all: no aws-cdk-lib, no runtime code.
  */
 
 /** HTTP methods a route can answer; ANY is a catch-all (used by the fallbacks). */
@@ -18,7 +23,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 /** Which interface a route belongs to. */
 export type RouteArea = 'developer' | 'storefront' | 'provider';
 
-/** Names of the queues a function may send to (see shared/queues/definitions.ts). */
+/** Names of the queues a function may send to (see ./queues.ts). */
 export type QueueName = 'callbacks' | 'fulfilment';
 
 /** Names of the secrets a function may read (see shared/config/secrets.ts). */

@@ -1,14 +1,14 @@
 import type * as v from 'valibot';
-import { esimCheckoutSchema, iotCheckoutSchema, physicalCheckoutSchema } from './schemas';
-import { isCarriableText } from '../text/characters';
-import { codeForPath } from './validate';
-import { formatBasisPoints } from './money';
-import { vatRates } from './vat-rates';
+import { esimCheckoutSchema, iotCheckoutSchema, physicalCheckoutSchema } from '../shared/checkout/schemas';
+import { isCarriableText } from '../shared/text/characters';
+import { codeForPath } from '../shared/checkout/validate';
+import { formatBasisPoints } from '../shared/checkout/money';
+import { vatRates } from '../shared/checkout/vat-rates';
 
 /**
  * Renders the checkout schemas as the field tables of docs/area-b.md, by walking the
  * valibot schemas themselves (types, optional wrappers, length and value limits, the
- * descriptions attached with v.description) and asking ./validate.ts which error code each
+ * descriptions attached with v.description) and asking shared/checkout/validate.ts which error code each
  * field's failure gives. The documentation therefore cannot drift from the validation:
  * test/area-b/docs.test.ts fails when docs/area-b.md differs from this output, and
  * `npx tsx scripts/render-area-b-docs.ts` rewrites it.

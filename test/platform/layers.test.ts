@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, relative } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { esbuildMultiBuildOptions } from '../../infra/bundling';
+import { stackFunctions } from '../../local/bundle-build';
+import { repositoryRoot } from '../../local/handler-loader';
+
+/**
+ * The layers of the house (README, Layout): the runtime (functions/, shared/) reads nothing
+ * from the CDK app (infra/), the local tooling (local/), the docs tooling (scripts/), the
+ * benchmark or the tests. Read twice: from the sources, where type-only imports count too,
+ * and from esbuild's metafile of the deployed bundles, which names every module a function
+ * actually carries.
+ */
+
+/** Every .ts file under `folder`, relative to the repository root with forward slashes. */
+const sourceFiles = (folder: string): string[] =>
+  readdirSync(join(repositoryRoot, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(repositoryRoot, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort();
+
+/** `from '…'`, `import '…'` and `import('…')`: every module specifier a file names. */
+const specifierPattern = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
+
+/** The first-party modules `file` imports, as repository paths (`shared/http/api-error.ts`). */
+const localImports = (file: string): string[] =>
+  [...readFileSync(join(repositoryRoot, file), 'utf8').matchAll(specifierPattern)]
+    .map((match) => (match[1] ?? match[2])!)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => {
+      const target = posix.join(posix.dirname(file), specifier);
+      return target.endsWith('.ts') || target.endsWith('.json') ? target : `${target}.ts`;
+    });
+
+/** Every import edge out of `folders` as `from → to`. */
+const importEdges = (...folders: string[]): Array<[string, string]> =>
+  folders.flatMap((folder) => sourceFiles(folder).flatMap((file) => localImports(file).map((to): [string, string] => [file, to])));
+
+const runtimeFolders = ['functions/', 'shared/'];
+
+describe('layers', () => {
+  it('no runtime module (functions/, shared/) imports anything outside the runtime, infra/ least of all', () => {
+    const edges = importEdges('functions', 'shared');
+    // The graph is really read: the fallback's import of the route table is one of its edges.
+    expect(edges).toContainEqual(['shared/http/fallback.ts', 'shared/topology/routes.ts']);
+    expect(edges.filter(([, to]) => !runtimeFolders.some((folder) => to.startsWith(folder)))).toEqual([]);
+  });
+
+  it('an adapter (shared/adapters/) imports other adapters and configuration only, never the domain', () => {
+    const edges = importEdges('shared/adapters');
+    expect(edges).toContainEqual(['shared/adapters/sms-provider/provider.ts', 'shared/adapters/https/outbound-post.ts']);
+    expect(edges.filter(([, to]) => !['shared/adapters/', 'shared/config/'].some((folder) => to.startsWith(folder)))).toEqual([]);
+  });
+
+  it('local/ reaches into infra/ only for the stack bundling settings', () => {
+    expect(importEdges('local').filter(([, to]) => to.startsWith('infra/'))).toEqual([['local/bundle-build.ts', 'infra/bundling.ts']]);
+  });
+
+  it('every deployed bundle reads functions/, shared/ and packages only', { timeout: 120_000 }, async () => {
+    const functions = stackFunctions();
+    const result = await build({
+      ...esbuildMultiBuildOptions(
+        functions.map(({ name, handler }) => ({ name, entry: join(repositoryRoot, handler) })),
+        join(tmpdir(), 'sim-service-layers-unwritten'),
+      ),
+      absWorkingDir: repositoryRoot,
+      metafile: true,
+      write: false,
+    });
+    const outputs = Object.keys(result.metafile.outputs).filter((output) => output.endsWith('/index.mjs'));
+    expect(outputs.map((output) => posix.basename(dirname(output))).sort()).toEqual(functions.map(({ name }) => name).sort());
+    // Every module esbuild read for the bundles (tree-shaken away or not), by the import that brought it in.
+    const read = Object.entries(result.metafile.inputs).flatMap(([importer, { imports }]) =>
+      imports.filter((imported) => !imported.external).map((imported) => `${importer} -> ${imported.path}`),
+    );
+    expect(read).toContainEqual('shared/http/fallback.ts -> shared/topology/routes.ts');
+    expect(read.filter((edge) => ![...runtimeFolders, 'node_modules/'].some((folder) => edge.split(' -> ')[1]!.startsWith(folder)))).toEqual([]);
+  });
+});
