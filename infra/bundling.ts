@@ -23,12 +23,13 @@ export interface FunctionBundling {
 /**
  * One ESM file with the AWS SDK v3 bundled and tree-shaken (no reliance on the SDK copy of
  * the Lambda runtime), a `require` for the CJS dependencies that esbuild keeps as require
- * calls, and a source map for stack traces. `node20` runs both on Lambda's Node 24 and on a
- * local Node 20.
+ * calls, and a source map for stack traces. `node24`: what Lambda runs (Runtime.NODEJS_24_X)
+ * and what every local script runs (the `node` package pinned in package.json), so esbuild
+ * lowers no syntax that both can run as written.
  */
 export const functionBundling: FunctionBundling = {
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   minify: true,
   sourceMap: true,
   sourcesContent: false,

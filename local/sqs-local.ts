@@ -15,7 +15,7 @@ export interface SqsLocal {
 
 /** Starts the fauxqs SQS emulator in this process on a free port. */
 export const startSqsLocal = async (): Promise<SqsLocal> => {
-  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' } as Parameters<typeof startFauxqs>[0]);
+  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
   return { endpoint: server.address, stop: () => server.stop() };
 };
 

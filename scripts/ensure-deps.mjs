@@ -1,13 +1,13 @@
-// Installs the locked dependencies (npm ci) when node_modules is missing, so that
-// `npm start` and `npm test` work on a fresh clone with nothing else to run first.
+// Installs the locked dependencies when node_modules is missing, so that `npm start` and
+// `npm test` work on a fresh clone with nothing else to run first. It runs on the machine's
+// own Node (Node 20 is enough: the project's Node 24 is itself one of those dependencies)
+// and installs with npm running on the pinned Node 24 (scripts/install-deps.mjs).
 import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { installDeps, root } from './install-deps.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
-  console.error('node_modules is missing: installing the locked dependencies with npm ci ...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  console.error('node_modules is missing: installing the locked dependencies with npm ci on the pinned Node ...');
+  const status = installDeps();
+  if (status !== 0) process.exit(status);
 }

@@ -24,7 +24,8 @@ afterAll(() => {
 });
 
 const probe = 'test/local/fixtures/bundle-probe-handler.ts';
-const nodeImportMeta = ['dirname', 'filename', 'resolve', 'url'];
+// What Node 24 itself puts on import.meta (vitest's module transform gives other keys).
+const nodeImportMeta = ['dirname', 'filename', 'main', 'resolve', 'url'];
 
 describe('bundled handlers', () => {
   it('loads a handler from its bundle, natively and with stack traces through the source map', async () => {
