@@ -58,11 +58,10 @@ export const knownCauses: KnownCause[] = [
   {
     id: 'bundle-size-checkout',
     cause:
-      'The checkout routes carry the Stripe SDK (240 KiB: the whole `stripe` package, every API resource) and the full ' +
-      '`email-providers/all.json` list (134.5 KiB, 8,760 domains, imported by shared/checkout/free-email.ts for the Business e-mail rule). ' +
-      'Without all.json they would be about 621 KiB, under the cap. Ways under it (not measured): a smaller maintained list, or the list ' +
-      'compressed (zlib is built into Node) together with one HTTPS POST instead of the Stripe SDK (shared/adapters/stripe/payment-gateway.ts). Not the bundling options ' +
-      '(see bundle-size-vs-dynamodb).',
+      'The checkout routes carry the Stripe SDK (240 KiB: the whole `stripe` package, every API resource) and the free e-mail list ' +
+      '(shared/checkout/free-email-domains.ts: the 8,760 domains of `email-providers`, Brotli-compressed, about 50 KiB as base64; ' +
+      '134.5 KiB as a JSON array before issue 11). Without the Stripe SDK they would be about 431 KiB. The way under the cap: one ' +
+      'HTTPS POST instead of the Stripe SDK (shared/adapters/stripe/payment-gateway.ts). Not the bundling options (see bundle-size-vs-dynamodb).',
   },
   {
     id: 'no-stripe',

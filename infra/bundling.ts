@@ -39,9 +39,6 @@ export const functionBundling: FunctionBundling = {
   logLevel: 'warning',
 };
 
-/** NODE_OPTIONS of every function: stack traces through the bundle's source map. */
-export const functionNodeOptions = '--enable-source-maps';
-
 /**
  * The esbuild build() options equivalent to NodejsFunction's local bundling command for
  * `functionBundling`: `esbuild --bundle <entry> --target --platform=node --format

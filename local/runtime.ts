@@ -44,7 +44,8 @@ export interface LocalRuntimeOptions {
    * Run the functions from the esbuild bundles the stack deploys (local/bundle-build.ts)
    * instead of the TypeScript sources: `true` builds them now (in parallel with starting
    * DynamoDB Local), or pass bundles already built by buildFunctionBundles (the test setup).
-   * Source maps are enabled for stack traces, as NODE_OPTIONS=--enable-source-maps does in Lambda.
+   * Source maps are enabled in the process for stack traces (the deployed functions run without
+   * them and their traces are decoded afterwards: docs/deploy.md).
    */
   bundled?: boolean | FunctionBundles;
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { esbuildBuildOptions, functionNodeOptions } from '../../infra/bundling';
+import { esbuildBuildOptions } from '../../infra/bundling';
 import { allRoutes, type RouteDefinition } from '../../shared/topology/routes';
 import { queueDefinitions } from '../../shared/topology/queues';
 import type { SectionContext } from '../lib/context';
@@ -120,8 +120,9 @@ const loadOnce = (file: string): { importMs: number; processMs: number } => {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, pathToFileURL(file).href], {
     encoding: 'utf8',
-    // The environment of a Lambda function of the stack, as far as loading is concerned.
-    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: functionNodeOptions, AWS_REGION: 'eu-west-2', TABLE_NAME: 'bench' },
+    // The environment of a Lambda function of the stack, as far as loading is concerned (no
+    // NODE_OPTIONS: the functions run without --enable-source-maps).
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-2', TABLE_NAME: 'bench' },
   });
   const processMs = performance.now() - started;
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${(result.stderr || '').trim().split('\n').slice(-3).join(' ')}`);

@@ -15,7 +15,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { functionBundling, functionNodeOptions, type FunctionBundling } from '../bundling';
+import { functionBundling, type FunctionBundling } from '../bundling';
 import type { QueueName, RouteAccess } from '../../shared/topology/routes';
 import type { ServiceSecrets } from './service-secrets';
 import type { WorkQueue } from './work-queue';
@@ -117,10 +117,10 @@ export class ServiceFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    const environment: Record<string, string> = {
-      NODE_OPTIONS: functionNodeOptions,
-      ...props.environment,
-    };
+    // No NODE_OPTIONS=--enable-source-maps: it makes Node scan the whole bundle at import
+    // (17-20 % of a function's load time). The map is deployed beside index.mjs in the asset,
+    // and `npm run decode-stack` decodes a logged trace with it (docs/deploy.md).
+    const environment: Record<string, string> = { ...props.environment };
     if (access.table !== 'none') environment.TABLE_NAME = resources.table.tableName;
     for (const queueName of access.sendsTo ?? []) {
       const workQueue = resources.queues.get(queueName);

@@ -40,7 +40,7 @@ describe('bundled handlers', () => {
       expect(handlerFile(probe)).toBe(join(dir, 'probe', 'index.mjs'));
       const result = (await (await loadHandler(probe))({}, {} as never)) as { file: string; importMeta: string[]; stack: string };
       expect({ file: result.file, importMeta: result.importMeta }).toEqual({ file: join(dir, 'probe', 'index.mjs'), importMeta: nodeImportMeta });
-      // Node read the bundle's source map, so with --enable-source-maps (Lambda; npm start) the
+      // Node read the bundle's source map, so with source maps enabled (npm start --bundled) the
       // bundle's frames point at the TypeScript source. vitest's own stack formatting ignores
       // Node's maps, so the frame is mapped here by hand.
       const frame = /index\.mjs:(\d+):(\d+)\)$/.exec(result.stack.split('\n')[1]!)!;
