@@ -7,7 +7,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The HTTP suites of both areas: the test files under test/area-* that start the local
- * runtime (they call startTestRuntime) and so reach the functions over HTTP and SQS. The
+ * runtime (they call startTestRuntime, or startShopRuntime which wraps it) and so reach the
+ * functions over HTTP and SQS. The
  * bundled project runs them a second time against the esbuild bundles the stack deploys.
  */
 const httpSuites = readdirSync(join(root, 'test'))
@@ -17,7 +18,7 @@ const httpSuites = readdirSync(join(root, 'test'))
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => `test/${folder}/${file}`),
   )
-  .filter((file) => readFileSync(join(root, file), 'utf8').includes('startTestRuntime('))
+  .filter((file) => /\bstart(Test|Shop)Runtime\(/.test(readFileSync(join(root, file), 'utf8')))
   .sort();
 
 /**

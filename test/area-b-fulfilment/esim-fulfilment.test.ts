@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { documents, errorAnswer, errorParts, post, readOrder, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
+import { documents, errorAnswer, errorParts, post, readOrder, resetStock } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
 import { eventually } from '../local/eventually';
-import { startTestRuntime } from '../support/runtime';
+import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { payAndWait, placeOrder, readAccount, readDevice, readTopups, readUnit, smsMessages, waitForStatus } from './support/shop';
-import { sendEvent, webhookSecret } from './support/stripe-events';
+import { sendEvent } from './support/stripe-events';
 
 const seed = {
   plans: [
@@ -25,16 +25,7 @@ const db = documents();
 const okAnswer = { status: 200, contentType: 'application/json', body: { received: true } };
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {

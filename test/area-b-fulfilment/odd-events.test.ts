@@ -1,12 +1,12 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { documents, readOrder, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
-import { startTestRuntime } from '../support/runtime';
+import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
+import { startShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { placeOrder, readEffects, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
-import { postToWebhook, signature, stripeEvent, webhookSecret, type PaymentEventType } from './support/stripe-events';
+import { postToWebhook, signature, stripeEvent, type PaymentEventType } from './support/stripe-events';
 
 /**
  * Issue #10: a signed Stripe event the service cannot act on (a body that is `null`, not
@@ -27,16 +27,7 @@ const sqs = testSqsClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {

@@ -10,14 +10,14 @@ import { fulfilmentRecordProcessor } from '../../shared/fulfilment/consumer';
 import { fulfilmentDepsFromEnvironment } from '../../shared/fulfilment/deps';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { recordPaymentEvent } from '../../shared/fulfilment/payment-events';
-import { documents, readOrder, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
+import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
 import { eventually } from '../local/eventually';
 import { testDynamoClient, testSqsClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { placeOrder, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
-import { sendEvent, stripeId, webhookSecret } from './support/stripe-events';
+import { sendEvent, stripeId } from './support/stripe-events';
 
 const seed = {
   plans: [{ sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' }],
@@ -32,16 +32,7 @@ const dynamo = testDynamoClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {

@@ -2,13 +2,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { key } from '../../shared/db/keys';
-import { documents, readOrder, readStock, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
-import { startTestRuntime } from '../support/runtime';
+import { documents, readOrder, readStock, resetStock, serviceToken } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
+import { startShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { readOutbox } from './support/outbox';
 import { placeOrder, readAccount, readDevice, readEffects, readUnit, smsMessages, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
-import { postToWebhook, sendEvent, signature, stripeEvent, stripeId, webhookSecret } from './support/stripe-events';
+import { postToWebhook, sendEvent, signature, stripeEvent, stripeId } from './support/stripe-events';
 
 const seed = {
   plans: [{ sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' }],
@@ -27,16 +27,7 @@ const invalidSignature = {
 };
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { startShopRuntime } from '../support/shop-runtime';
 import {
   documents,
   errorAnswer,
   errorParts,
   post,
   readOrder,
-  serviceToken,
-  stripeTestKey,
   uuidPattern,
 } from './support/checkout-api';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
+import type { FakeStripe } from './support/fake-stripe';
 
 const path = '/api/v1/iot-physical-checkout';
 
@@ -56,11 +54,7 @@ let stripe: FakeStripe;
 const db = documents();
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: { STOREFRONT_SERVICE_TOKEN: serviceToken, STRIPE_SECRET_KEY: stripeTestKey, STRIPE_API_BASE: stripe.url },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
-import { documents, errorAnswer, errorParts, post, readOrder, serviceToken, stripeTestKey, uuidPattern, type HttpAnswer } from './support/checkout-api';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
+import { startShopRuntime } from '../support/shop-runtime';
+import { documents, errorAnswer, errorParts, post, readOrder, uuidPattern, type HttpAnswer } from './support/checkout-api';
+import type { FakeStripe } from './support/fake-stripe';
 
 /**
  * Issue #10, "no input reaches a 5xx", for the checkouts: a deeply nested ignored field with
@@ -25,11 +25,7 @@ let stripe: FakeStripe;
 const db = documents();
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: { STOREFRONT_SERVICE_TOKEN: serviceToken, STRIPE_SECRET_KEY: stripeTestKey, STRIPE_API_BASE: stripe.url },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
 });
 
 afterAll(async () => {
