@@ -9,14 +9,13 @@ import { OrderBusyError } from '../../shared/fulfilment/lease';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { processPaymentMessage } from '../../shared/fulfilment/process';
 import { SmsProviderFailure } from '../../shared/adapters/sms-provider/provider';
-import { documents, readOrder, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
+import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
 import { eventually } from '../local/eventually';
 import { testSqsClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { startShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';
 import { placeOrder, readAccount, readDevice, readEffects, readTask, smsMessages, type PlacedOrder } from './support/shop';
-import { webhookSecret } from './support/stripe-events';
 
 const seed = {
   plans: [
@@ -33,16 +32,7 @@ const db = documents();
 const sqs = testSqsClient();
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed));
   await resetStock(db, runtime.tableName, 'esim', Array.from({ length: 12 }, (_, index) => `89445000000000061${String(index).padStart(2, '0')}`));
   await resetStock(db, runtime.tableName, 'physical', Array.from({ length: 8 }, (_, index) => `89445000000000062${String(index).padStart(2, '0')}`));
 });

@@ -3,13 +3,12 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { gsi1Partition } from '../../shared/db/keys';
-import { documents, readOrder, resetStock, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
-import { startTestRuntime } from '../support/runtime';
+import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
+import type { FakeStripe } from '../area-b/support/fake-stripe';
+import { startShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';
 import { pdfStrings } from './support/pdf-text';
 import { payAndWait, placeOrder, readAccount, readDevice, readTask, readUnit, smsMessages } from './support/shop';
-import { webhookSecret } from './support/stripe-events';
 
 const seed = {
   plans: [
@@ -24,17 +23,7 @@ let stripe: FakeStripe;
 const db = documents();
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  runtime = await startTestRuntime({
-    seed,
-    env: {
-      STOREFRONT_SERVICE_TOKEN: serviceToken,
-      STRIPE_SECRET_KEY: stripeTestKey,
-      STRIPE_API_BASE: stripe.url,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      EMAIL_FROM: 'SIM Shop <orders@shop.example>',
-    },
-  });
+  ({ runtime, stripe } = await startShopRuntime(seed, { EMAIL_FROM: 'SIM Shop <orders@shop.example>' }));
 });
 
 afterAll(async () => {
