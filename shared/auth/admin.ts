@@ -1,6 +1,5 @@
 import {
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -8,6 +7,7 @@ import {
 import { isConditionFailure, isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
 import type { CustomerItem, UserItem } from '../db/items';
 import { gsi1Partition, key } from '../db/keys';
+import { queryPages } from '../db/query-pages';
 import { apiKeyItem, bearerTokenItem } from './credential-items';
 import { generateCredential, prefixOf } from './credentials';
 
@@ -149,21 +149,15 @@ export const revokeApiKey = async (deps: AdminDeps, prefixOrKey: string): Promis
 /** The token items' keys of a user, through GSI1 tokenOfUser. */
 const tokenKeysOfUser = async (deps: AdminDeps, userId: string): Promise<{ PK: string; SK: string }[]> => {
   const keys: { PK: string; SK: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const output = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :token)',
-        ExpressionAttributeValues: { ':pk': gsi1Partition.tokensOfUser(userId), ':token': 'TOKEN#' },
-        ProjectionExpression: 'PK, SK',
-        ExclusiveStartKey: start,
-      }),
-    );
-    keys.push(...((output.Items ?? []) as { PK: string; SK: string }[]));
-    start = output.LastEvaluatedKey;
-  } while (start);
+  for await (const page of queryPages(deps.db, {
+    TableName: deps.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :token)',
+    ExpressionAttributeValues: { ':pk': gsi1Partition.tokensOfUser(userId), ':token': 'TOKEN#' },
+    ProjectionExpression: 'PK, SK',
+  })) {
+    keys.push(...(page as { PK: string; SK: string }[]));
+  }
   return keys;
 };
 

@@ -1,5 +1,4 @@
 import {
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -7,6 +6,7 @@ import {
 import { isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
 import type { HeldStockUnit, StockUnitItem } from '../db/items';
 import { key, partition } from '../db/keys';
+import { queryPages } from '../db/query-pages';
 import { ApiError } from '../http/api-error';
 
 /** Where stock lives and how holds are timed. */
@@ -50,22 +50,17 @@ const shuffle = <T>(values: T[]): T[] => {
 /** Free units of a kind (strongly consistent), up to `wanted`, in key order. */
 const freeUnits = async (store: StockStore, kind: string, now: number, wanted: number): Promise<string[]> => {
   const iccids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        FilterExpression: freeCondition,
-        ProjectionExpression: 'iccid',
-        ExpressionAttributeValues: { ':pk': partition.stock(kind), ':now': now },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) iccids.push(String(item.iccid));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && iccids.length < wanted);
+  for await (const page of queryPages(store.db, {
+    TableName: store.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: freeCondition,
+    ProjectionExpression: 'iccid',
+    ExpressionAttributeValues: { ':pk': partition.stock(kind), ':now': now },
+    ConsistentRead: true,
+  })) {
+    for (const item of page) iccids.push(String(item.iccid));
+    if (iccids.length >= wanted) break;
+  }
   return iccids;
 };
 

@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sendUnlessConditionFails } from '../db/conditions';
 import type { FulfilmentEffectItem, HeldStockUnit, OrderItem, OrderStatus } from '../db/items';
 import { key, partition } from '../db/keys';
+import { queryPages } from '../db/query-pages';
 import type { FulfilmentDeps } from './deps';
 
 /** An order with its fulfilment records. */
@@ -18,23 +19,17 @@ export interface OrderWithEffects {
 export const loadOrderWithEffects = async (deps: FulfilmentDeps, orderId: string): Promise<OrderWithEffects | undefined> => {
   let order: OrderItem | undefined;
   const effects = new Map<string, FulfilmentEffectItem>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition.order(orderId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const page of queryPages(deps.db, {
+    TableName: deps.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': partition.order(orderId) },
+    ConsistentRead: true,
+  })) {
+    for (const item of page) {
       if (item.type === 'order') order = item as OrderItem;
       else if (item.type === 'fulfilment_effect') effects.set(String(item.effect), item as FulfilmentEffectItem);
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return order ? { order, effects } : undefined;
 };
 

@@ -1,7 +1,8 @@
-import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sendUnlessConditionFails } from '../db/conditions';
 import type { PaymentEventItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
+import { queryPages } from '../db/query-pages';
 import type { FulfilmentMessage } from './message';
 
 /** Where payment-event records are kept: the service table. */
@@ -84,19 +85,13 @@ export const closePaymentEvent = (
  */
 export const unfinishedPaymentEvents = async (store: PaymentEventStore): Promise<PaymentEventItem[]> => {
   const items: PaymentEventItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1Partition.unfinishedPaymentEvents },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as PaymentEventItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of queryPages(store.db, {
+    TableName: store.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi1Partition.unfinishedPaymentEvents },
+  })) {
+    items.push(...(page as PaymentEventItem[]));
+  }
   return items;
 };
