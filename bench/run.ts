@@ -25,7 +25,8 @@ import { format } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { fileURLToPath } from 'node:url';
-import { readConfig } from '../shared/config/env';
+import { awsVariables } from '../shared/config/function-config';
+import { readConfiguration } from '../shared/config/variables';
 import { documentClient } from '../shared/db/client';
 import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
 import { benchSeedDocument, writeSeed } from './lib/bench-seed';
@@ -182,7 +183,7 @@ const main = async (): Promise<void> => {
       const benchPool = new CredentialPool(data.bench.credentials, 'bench');
       const throughputCredentials = benchPool.take(sizes.throughputUsers);
       const scalePool = new CredentialPool(data.scale.credentials, 'scale');
-      const handlersDb = documentClient(readConfig(process.env));
+      const handlersDb = documentClient(readConfiguration(awsVariables, process.env));
       recorder = recordCalls(handlersDb);
       const state: RequestState = {};
 

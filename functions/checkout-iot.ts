@@ -1,5 +1,6 @@
+import { checkoutDeps } from '../shared/checkout/deps';
 import { checkoutHandler } from '../shared/checkout/handler';
-import { containerCheckoutDeps } from '../shared/checkout/deps';
+import { defineFunction } from '../shared/config/define-function';
 
-/** POST /api/v1/iot-physical-checkout — B3 IoT contract checkout: price, VAT, payment intent. */
-export const handler = checkoutHandler('iot', containerCheckoutDeps);
+/** POST /api/v1/iot-physical-checkout — B3 IoT contract checkout: price, VAT, payment intent (shared/checkout/). */
+export const handler = defineFunction('checkout-iot', { deps: checkoutDeps, handler: (deps) => checkoutHandler('iot', deps) });

@@ -1,5 +1,6 @@
+import { checkoutDeps } from '../shared/checkout/deps';
 import { checkoutHandler } from '../shared/checkout/handler';
-import { containerCheckoutDeps } from '../shared/checkout/deps';
+import { defineFunction } from '../shared/config/define-function';
 
-/** POST /api/v1/physical-checkout — B2 physical SIM checkout: price, VAT, SIM holds, payment intent. */
-export const handler = checkoutHandler('physical', containerCheckoutDeps);
+/** POST /api/v1/physical-checkout — B2 physical SIM checkout: price, VAT, SIM holds, payment intent (shared/checkout/). */
+export const handler = defineFunction('checkout-physical', { deps: checkoutDeps, handler: (deps) => checkoutHandler('physical', deps) });

@@ -1,15 +1,9 @@
-import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
-import { unroutedRequestError } from '../shared/http/fallback';
+import { defineFunction } from '../shared/config/define-function';
+import { developerFallbackRoute } from '../shared/http/developer-fallback-route';
+import { developerDeps } from '../shared/http/developer-route';
 
 /**
- * Any request under /developer/api/ that no route serves: JSON 404 `not_found` or 405
- * `method_not_allowed`, answered like every Area A request: after two-factor authentication
- * and the rate limit, with the X-RateLimit-* headers.
+ * Any request under /developer/api/ that no route serves: JSON 404 `not_found` or 405, after
+ * authentication and the rate limit like every Area A request (shared/http/developer-fallback-route.ts).
  */
-export const developerFallbackRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute({ deps }, async ({ event }) => {
-    throw unroutedRequestError(event);
-  });
-
-/** The Lambda handler. */
-export const handler = developerFallbackRoute();
+export const handler = defineFunction('developer-fallback', { deps: developerDeps, handler: developerFallbackRoute });

@@ -1,5 +1,6 @@
+import { defineFunction } from '../shared/config/define-function';
 import { fulfilmentRecordProcessor } from '../shared/fulfilment/consumer';
-import { containerFulfilmentDeps } from '../shared/fulfilment/deps';
+import { fulfilmentDeps } from '../shared/fulfilment/deps';
 import { sqsConsumer } from '../shared/queues/consumer';
 
 /**
@@ -8,4 +9,7 @@ import { sqsConsumer } from '../shared/queues/consumer';
  * effect exactly once. A failing message is retried alone and, after the queue's receive
  * count, lands in the dead-letter queue, logged with its order id.
  */
-export const handler = sqsConsumer('fulfil-order', fulfilmentRecordProcessor(containerFulfilmentDeps));
+export const handler = defineFunction('fulfil-order', {
+  deps: fulfilmentDeps,
+  handler: (deps) => sqsConsumer('fulfil-order', fulfilmentRecordProcessor(deps)),
+});

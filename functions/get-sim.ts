@@ -1,16 +1,6 @@
-import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
-import { ok } from '../shared/http/responses';
-import { readSim, simForScope, simIdFromPath } from '../shared/sims/get-sim';
+import { defineFunction } from '../shared/config/define-function';
+import { developerDeps } from '../shared/http/developer-route';
+import { getSimRoute } from '../shared/sims/get-sim-route';
 
-/**
- * GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope. The SIM is read beside
- * the rate-limit write (two round trips in all); a refused request discards it.
- */
-export const getSimRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute(
-    { deps, prepare: ({ event }, resolved) => readSim(resolved, simIdFromPath(event.pathParameters)) },
-    async ({ caller, prepared }) => ok(200, simForScope(prepared, caller)),
-  );
-
-/** The Lambda handler. */
-export const handler = getSimRoute();
+/** GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope (shared/sims/get-sim-route.ts). */
+export const handler = defineFunction('get-sim', { deps: developerDeps, handler: getSimRoute });

@@ -1,21 +1,9 @@
-import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
-import { ok } from '../shared/http/responses';
-import { getMessageState } from '../shared/sms/get-message';
+import { defineFunction } from '../shared/config/define-function';
+import { developerDeps } from '../shared/http/developer-route';
+import { getSmsRoute } from '../shared/sms/get-sms-route';
 
 /**
- * GET /developer/api/sims/{sim}/sms/{message_id}/ (reconciliation, beyond the spec), `{sim}`
- * being the ICCID: the current state of a message sent to that SIM, for a caller that missed
- * a receipt. The message is read beside the rate-limit write.
+ * GET /developer/api/sims/{sim}/sms/{message_id}/ (reconciliation, beyond the spec): a
+ * message's current state (shared/sms/get-sms-route.ts).
  */
-export const getSmsRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute(
-    {
-      deps,
-      prepare: ({ event, caller }, resolved) =>
-        getMessageState(resolved, caller.customerId, event.pathParameters?.sim ?? '', event.pathParameters?.message_id ?? ''),
-    },
-    async ({ prepared }) => ok(200, prepared),
-  );
-
-/** The Lambda handler. */
-export const handler = getSmsRoute();
+export const handler = defineFunction('get-sms', { deps: developerDeps, handler: getSmsRoute });

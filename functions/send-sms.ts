@@ -1,50 +1,5 @@
-import type { SimItem } from '../shared/db/items';
-import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
-import { ok } from '../shared/http/responses';
-import { readSmsConfig } from '../shared/sms/config';
-import { configuredSmsProvider, requestBaseUrl } from '../shared/sms/configured-provider';
-import { sendSms } from '../shared/sms/send-sms';
-import { findSimInScope } from '../shared/sms/sim-target';
+import { defineFunction } from '../shared/config/define-function';
+import { sendSmsDeps, sendSmsRoute } from '../shared/sms/send-sms-route';
 
-type SimLookup = { sim: SimItem } | { error: unknown };
-
-/**
- * POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS. The SIM is
- * looked up beside the rate-limit write; a lookup failure (404) is kept and answered only
- * after the body rules 1-5, as docs/sms.md orders them.
- */
-export const sendSmsRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute<SimLookup>(
-    {
-      deps,
-      json: true,
-      prepare: ({ event, caller }, resolved) =>
-        findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId).then(
-          (sim) => ({ sim }),
-          (error: unknown) => ({ error }),
-        ),
-    },
-    async ({ event, caller, prepared }, resolved) => {
-      const config = readSmsConfig();
-      const result = await sendSms(
-        {
-          table: resolved,
-          callbackPolicy: { allowedHosts: config.allowedCallbackHosts },
-          provider: () => configuredSmsProvider(config, requestBaseUrl(event)),
-          now: () => new Date(resolved.now()),
-        },
-        {
-          customerId: caller.customerId,
-          sim: async () => {
-            if ('error' in prepared) throw prepared.error;
-            return prepared.sim;
-          },
-        },
-        event.body,
-      );
-      return ok(202, result);
-    },
-  );
-
-/** The Lambda handler. */
-export const handler = sendSmsRoute();
+/** POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS (shared/sms/send-sms-route.ts). */
+export const handler = defineFunction('send-sms', { deps: sendSmsDeps, handler: sendSmsRoute });

@@ -18,6 +18,8 @@ export interface ForwarderSettings {
   totalTimeoutMs?: number;
   /** Clock (for webhook-timestamp). */
   now?: () => Date;
+  /** A PEM file of extra trusted CAs (NODE_EXTRA_CA_CERTS), beside Node's own. */
+  extraCaCertificates?: string;
 }
 
 /** Why a forward failed. */
@@ -80,7 +82,7 @@ export const forwardReceipt = async (item: QueuedReceipt, settings: ForwarderSet
       totalTimeoutMs: settings.totalTimeoutMs ?? 10_000,
       maxResponseBytes: maxReceiverResponseBytes,
       ...(exempt ? {} : { lookup: publicOnlyLookup }),
-      ca: trustedCa(),
+      ca: trustedCa(settings.extraCaCertificates),
     });
   } catch (error) {
     if (error instanceof OutboundError) return { delivered: false, reason: failureKinds[error.kind], detail: error.message };

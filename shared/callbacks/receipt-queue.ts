@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { ServiceConfig } from '../config/env';
+import type { AwsConfig } from '../config/function-config';
 
 /** The delivery receipt posted to callback_url (spec "Delivery receipt"), exactly these fields. */
 export interface DeliveryReceipt {
@@ -25,7 +25,7 @@ export interface ReceiptQueue {
 
 const clients = new Map<string, SQSClient>();
 
-const sqsClient = (config: Pick<ServiceConfig, 'region' | 'sqsEndpoint'>): SQSClient => {
+const sqsClient = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>): SQSClient => {
   const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
   let client = clients.get(cacheKey);
   if (!client) {
@@ -39,7 +39,7 @@ const sqsClient = (config: Pick<ServiceConfig, 'region' | 'sqsEndpoint'>): SQSCl
  * The callbacks queue over SQS (SendMessage to CALLBACK_QUEUE_URL). The client is built once
  * per container; locally it points at the SQS emulator.
  */
-export const sqsReceiptQueue = (config: Pick<ServiceConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): ReceiptQueue => ({
+export const sqsReceiptQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): ReceiptQueue => ({
   enqueue: async (item) => {
     await sqsClient(config).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(item) }));
   },

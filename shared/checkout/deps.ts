@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { readCheckoutConfig } from '../config/checkout-env';
-import { readConfig } from '../config/env';
+import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
 import { documentClient } from '../db/client';
 import { stripeGateway, type PaymentGateway } from '../adapters/stripe/payment-gateway';
@@ -26,29 +25,20 @@ export interface CheckoutDeps {
 }
 
 /**
- * The deps of a deployed or local function, from its configuration. The Stripe secret key
- * (and STRIPE_API_BASE) are looked up per request through getSecret, which caches Secrets
- * Manager reads, so a key configured or rotated later is picked up; the Stripe client
- * itself is built once per key.
+ * The deps of a checkout function, built once per container from its configuration (read at
+ * init by defineFunction, shared/config/define-function.ts). The Stripe secret key is looked
+ * up per request through getSecret, which caches Secrets Manager reads, so a key configured
+ * or rotated later is picked up; the Stripe client itself is built once per key.
  */
-export const checkoutDepsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): CheckoutDeps => {
-  const config = readConfig(env);
-  const checkoutConfig = readCheckoutConfig(env);
-  return {
-    db: documentClient(config),
-    tableName: config.tableName,
-    now: () => new Date(),
-    newOrderId: () => randomUUID(),
-    taxCalculator: rateTableTaxCalculator(),
-    paymentGateway: async () => {
-      const secretKey = await getSecret('STRIPE_SECRET_KEY', env);
-      return secretKey ? stripeGateway(secretKey, env.STRIPE_API_BASE || undefined) : undefined;
-    },
-    stockHoldMinutes: checkoutConfig.stockHoldMinutes,
-  };
-};
-
-let containerDeps: CheckoutDeps | undefined;
-
-/** The deps of this container, built on first use and reused by every invocation. */
-export const containerCheckoutDeps = (): CheckoutDeps => (containerDeps ??= checkoutDepsFromEnvironment());
+export const checkoutDeps = (config: FunctionConfig<'checkout-esim'>): CheckoutDeps => ({
+  db: documentClient(config),
+  tableName: config.tableName,
+  now: () => new Date(),
+  newOrderId: () => randomUUID(),
+  taxCalculator: rateTableTaxCalculator(),
+  paymentGateway: async () => {
+    const secretKey = await getSecret('STRIPE_SECRET_KEY');
+    return secretKey ? stripeGateway(secretKey, config.stripeApiBase) : undefined;
+  },
+  stockHoldMinutes: config.stockHoldMinutes,
+});

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ServiceConfig } from '../config/env';
+import type { AwsConfig } from '../config/function-config';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
@@ -8,7 +8,7 @@ const clients = new Map<string, DynamoDBDocumentClient>();
  * The DynamoDB document client for a configuration, built once per container (per endpoint
  * and region) and reused by every invocation. Locally it points at DynamoDB Local.
  */
-export const documentClient = (config: Pick<ServiceConfig, 'region' | 'dynamodbEndpoint'>): DynamoDBDocumentClient => {
+export const documentClient = (config: Pick<AwsConfig, 'region' | 'dynamodbEndpoint'>): DynamoDBDocumentClient => {
   const cacheKey = `${config.region}|${config.dynamodbEndpoint ?? ''}`;
   let client = clients.get(cacheKey);
   if (!client) {

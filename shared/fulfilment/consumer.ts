@@ -23,7 +23,7 @@ const nextStep = (record: SQSRecord): { receiveCount: number; maxReceiveCount: n
  * (`finished` with the outcome) or given up at its last receive (`dead_lettered`).
  */
 export const fulfilmentRecordProcessor =
-  (deps: () => FulfilmentDeps): RecordProcessor =>
+  (current: FulfilmentDeps): RecordProcessor =>
   async (record) => {
     let message;
     try {
@@ -37,7 +37,6 @@ export const fulfilmentRecordProcessor =
       });
       throw error;
     }
-    const current = deps();
     try {
       const outcome = await processPaymentMessage(current, message);
       logFulfilment('INFO', 'payment event processed', { orderId: message.order_id, eventId: message.event_id, type: message.type, outcome });

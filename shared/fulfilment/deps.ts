@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { readCheckoutConfig } from '../config/checkout-env';
-import { readConfig } from '../config/env';
+import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import { configuredMailer } from '../adapters/email/configured-mailer';
 import type { Mailer } from '../adapters/email/mailer';
 import { configuredNotifier } from '../adapters/notifications/configured-notifier';
 import type { OperationsNotifier } from '../adapters/notifications/operations-notifier';
-import { readSmsConfig } from '../sms/config';
 import { configuredSmsProvider } from '../sms/configured-provider';
 import type { SmsProvider } from '../adapters/sms-provider/provider';
 import { queueDefinition } from '../topology/queues';
@@ -51,24 +49,25 @@ export interface FulfilmentDeps {
 /** Lease: the consumer's timeout plus 30 s. */
 export const defaultLeaseMs = (queueDefinition('fulfilment').consumerTimeoutSeconds + 30) * 1000;
 
-/** The deps of a deployed or local consumer, from its environment (read per call where it is cheap). */
-export const fulfilmentDepsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): FulfilmentDeps => {
-  const config = readConfig(env);
+/**
+ * The deps of the fulfilment consumer, built once per container from its configuration (read
+ * at init by defineFunction, shared/config/define-function.ts): the e-mail and notification
+ * adapters once; the SMS provider per message, as its token is a secret (read through
+ * getSecret, which caches it).
+ */
+export const fulfilmentDeps = (config: FunctionConfig<'fulfil-order'>): FulfilmentDeps => {
+  const mailer = configuredMailer(config);
+  const notifier = configuredNotifier(config);
   return {
     db: documentClient(config),
     tableName: config.tableName,
     now: () => new Date(),
     newToken: () => randomUUID(),
-    mailer: () => configuredMailer(env),
-    smsProvider: () => configuredSmsProvider(readSmsConfig(env), undefined),
-    notifier: () => configuredNotifier(env),
+    mailer: () => mailer,
+    smsProvider: () => configuredSmsProvider(config, undefined),
+    notifier: () => notifier,
     leaseMs: defaultLeaseMs,
     leaseWaitMs: 20_000,
-    stockHoldMinutes: readCheckoutConfig(env).stockHoldMinutes,
+    stockHoldMinutes: config.stockHoldMinutes,
   };
 };
-
-let containerDeps: FulfilmentDeps | undefined;
-
-/** The deps of this container, built on first use and reused by every invocation. */
-export const containerFulfilmentDeps = (): FulfilmentDeps => (containerDeps ??= fulfilmentDepsFromEnvironment());

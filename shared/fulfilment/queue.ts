@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { ServiceConfig } from '../config/env';
+import type { AwsConfig } from '../config/function-config';
 import type { FulfilmentMessage } from './message';
 
 /** Puts payment events onto the fulfilment queue. */
@@ -13,7 +13,7 @@ const clients = new Map<string, SQSClient>();
  * The fulfilment queue over SQS (SendMessage to FULFILMENT_QUEUE_URL). The client is built
  * once per container; locally it points at the SQS emulator.
  */
-export const sqsFulfilmentQueue = (config: Pick<ServiceConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
+export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
   enqueue: async (message) => {
     const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
     let client = clients.get(cacheKey);

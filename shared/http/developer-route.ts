@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticateDeveloper, type DeveloperCaller } from '../auth/two-factor';
-import { readConfig } from '../config/env';
+import type { TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import { consumeRateLimit } from '../rate-limit/rate-limit';
 import { addResponseHeaders, type HttpMiddleware } from './envelope';
@@ -14,11 +14,15 @@ export interface DeveloperDeps {
   now: () => number;
 }
 
-/** The dependencies of a deployed (or locally run) Area A function, from the environment. */
-export const developerDeps = (env: NodeJS.ProcessEnv = process.env): DeveloperDeps => {
-  const config = readConfig(env);
-  return { db: documentClient(config), tableName: config.tableName, now: Date.now };
-};
+/**
+ * The dependencies of a deployed (or locally run) Area A function, from its configuration
+ * (read once at init by defineFunction, shared/config/define-function.ts).
+ */
+export const developerDeps = (config: Pick<TableConfig, 'region' | 'dynamodbEndpoint' | 'tableName'>): DeveloperDeps => ({
+  db: documentClient(config),
+  tableName: config.tableName,
+  now: Date.now,
+});
 
 /** What an Area A route's function receives. */
 export interface DeveloperRequest<Prepared> {
@@ -42,8 +46,8 @@ export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps> {
    * discarded and the 429 answers. An error it throws answers once the request is admitted.
    */
   prepare?: (request: { event: APIGatewayProxyEvent; caller: DeveloperCaller }, deps: Deps) => Promise<Prepared>;
-  /** The dependencies, or a factory called once per container (default: developerDeps()). */
-  deps?: Deps | (() => Deps);
+  /** The dependencies, built once per container (functions/ builds them with developerDeps; tests pass their own). */
+  deps: Deps;
 }
 
 interface Admitted {
@@ -60,11 +64,10 @@ interface Admitted {
  */
 const developerGuard = <Prepared, Deps extends DeveloperDeps>(
   options: DeveloperRouteOptions<Prepared, Deps>,
-  deps: () => Deps,
+  resolved: Deps,
   admitted: WeakMap<APIGatewayProxyEvent, Admitted>,
 ): HttpMiddleware => ({
   before: async (request) => {
-    const resolved = deps();
     const caller = await authenticateDeveloper(resolved, request.event.headers);
     const [limit, prepared] = await Promise.allSettled([
       consumeRateLimit(resolved, { userId: caller.userId, customerId: caller.customerId, list: options.list ?? false }),
@@ -90,18 +93,10 @@ export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps 
   options: DeveloperRouteOptions<Prepared, Deps>,
   handler: (request: DeveloperRequest<Prepared>, deps: Deps) => Promise<APIGatewayProxyResult>,
 ) => {
-  let built: Deps | undefined;
-  const deps = (): Deps => {
-    if (!built) {
-      const given = options.deps ?? (developerDeps as unknown as () => Deps);
-      built = typeof given === 'function' ? given() : given;
-    }
-    return built;
-  };
   const admitted = new WeakMap<APIGatewayProxyEvent, Admitted>();
-  return httpRoute({ json: options.json, guards: [developerGuard(options, deps, admitted)] }, async (event, context) => {
+  return httpRoute({ json: options.json, guards: [developerGuard(options, options.deps, admitted)] }, async (event, context) => {
     const state = admitted.get(event);
     if (!state) throw new Error('developerRoute: the request was not admitted by its guard');
-    return handler({ event, context, caller: state.caller, prepared: state.prepared as Prepared }, deps());
+    return handler({ event, context, caller: state.caller, prepared: state.prepared as Prepared }, options.deps);
   });
 };

@@ -1,12 +1,12 @@
 /**
  * Which SMS provider adapter this environment uses. It stays in sms/ rather than beside the
- * adapter (shared/adapters/sms-provider/): it reads the SMS configuration (./config.ts) and
+ * adapter (shared/adapters/sms-provider/): it uses the SMS configuration and
  * the request's origin, which an adapter does not know about.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { getSecret } from '../config/secrets';
 import { header } from '../http/headers';
-import type { SmsConfig } from './config';
+import type { SmsConfig } from '../config/function-config';
 import { httpSmsProvider, type SmsProvider } from '../adapters/sms-provider/provider';
 
 /** Path of the inbound receipts route (shared/topology/routes.ts), appended to the public base URL. */
@@ -34,5 +34,10 @@ export const configuredSmsProvider = async (config: SmsConfig, fallbackBaseUrl: 
   const token = await getSecret('SMS_PROVIDER_TOKEN');
   const base = config.publicBaseUrl ?? fallbackBaseUrl;
   if (!config.providerUrl || !token || !base) return undefined;
-  return httpSmsProvider({ baseUrl: config.providerUrl, token, receiptUrl: `${base.replace(/\/+$/, '')}${receiptsPath}` });
+  return httpSmsProvider({
+    baseUrl: config.providerUrl,
+    token,
+    receiptUrl: `${base.replace(/\/+$/, '')}${receiptsPath}`,
+    extraCaCertificates: config.extraCaCertificates,
+  });
 };

@@ -1,27 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { startTestRuntime } from '../support/runtime';
-import { closedPort, getSms, postReceipt, postSms, type TestResponse } from './support/http';
+import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
+import { startProviderSwitch, type ProviderSwitch } from './support/provider-switch';
 import { callerPool, sims, smsSeed } from './support/seed';
 
 let runtime: LocalRuntime;
+let provider: ProviderSwitch;
 const acme = callerPool('acme');
 const globex = callerPool('globex');
 
 beforeAll(async () => {
+  // The provider is reached through a switch (in front of the runtime's SMS simulator) that a
+  // test can take down: SMS_PROVIDER_URL is read once, when the function starts.
+  provider = await startProviderSwitch();
   runtime = await startTestRuntime({
     seed: smsSeed,
     env: {
       // Receipts are posted by hand in these tests: the simulator's own come far too late.
       SMS_SIMULATOR_DELAY_MS: '600000',
+      SMS_PROVIDER_URL: provider.url,
       CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
       CALLBACK_SIGNING_SECRET: 'test-master-secret',
     },
   });
+  provider.target = runtime.smsSimulatorUrl;
 });
 
 afterAll(async () => {
   await runtime?.stop();
+  await provider?.stop();
 });
 
 const send = (iccid: string, body: unknown, caller = acme()) => postSms(runtime.baseUrl, caller, iccid, body);
@@ -175,14 +183,13 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
 
   it('9. answers 502 sms_provider_unreachable when the provider is down, and the id is not burned', async () => {
     const messageId = uniqueId('provider-down');
-    const simulatorUrl = process.env.SMS_PROVIDER_URL;
-    process.env.SMS_PROVIDER_URL = `http://127.0.0.1:${await closedPort()}`;
+    provider.down = true;
     try {
       expect(view(await send(sims.acme.iccid, { message: 'hello', message_id: messageId }))).toEqual(
         error(502, 'sms_provider_unreachable', 'The SMS provider could not be reached.'),
       );
     } finally {
-      process.env.SMS_PROVIDER_URL = simulatorUrl;
+      provider.down = false;
     }
     expect(view(await send(sims.acme.iccid, { message: 'hello again', message_id: messageId }))).toEqual(
       accepted(messageId, sims.acme),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSmsRoute } from '../../functions/get-sms';
-import { listSimsRoute } from '../../functions/list-sims';
+import { getSmsRoute } from '../../shared/sms/get-sms-route';
+import { listSimsRoute } from '../../shared/sims/list-sims-route';
 import type { LocalRuntime } from '../../local/runtime';
 import { countCalls, type CallCounter } from '../../shared/db/call-counter';
 import { startTestRuntime } from '../support/runtime';

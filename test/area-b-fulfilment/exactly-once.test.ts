@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { LocalRuntime } from '../../local/runtime';
 import { key } from '../../shared/db/keys';
 import { EmailNotSentError, type Mailer } from '../../shared/adapters/email/mailer';
-import { fulfilmentDepsFromEnvironment, type FulfilmentDeps } from '../../shared/fulfilment/deps';
+import { functionConfigs } from '../../shared/config/function-config';
+import { readConfiguration } from '../../shared/config/variables';
+import { fulfilmentDeps, type FulfilmentDeps } from '../../shared/fulfilment/deps';
 import { OrderBusyError } from '../../shared/fulfilment/lease';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { processPaymentMessage } from '../../shared/fulfilment/process';
@@ -49,7 +51,10 @@ afterEach(() => vi.restoreAllMocks());
 const outbox = () => runtime.env.EMAIL_OUTBOX_DIR!;
 
 /** The consumer's deps from the runtime's environment, with test overrides (a fault, a failing adapter). */
-const depsWith = (overrides: Partial<FulfilmentDeps> = {}): FulfilmentDeps => ({ ...fulfilmentDepsFromEnvironment(runtime.env), ...overrides });
+const depsWith = (overrides: Partial<FulfilmentDeps> = {}): FulfilmentDeps => ({
+  ...fulfilmentDeps(readConfiguration(functionConfigs['fulfil-order'], runtime.env)),
+  ...overrides,
+});
 
 const crashAt = (effect: string, hook: 'afterEffect' | 'afterSend' = 'afterEffect'): Partial<FulfilmentDeps> => ({
   faults: {

@@ -7,7 +7,9 @@ import type { PaymentEventItem } from '../../shared/db/items';
 import { gsi1Partition, key } from '../../shared/db/keys';
 import { EmailNotSentError } from '../../shared/adapters/email/mailer';
 import { fulfilmentRecordProcessor } from '../../shared/fulfilment/consumer';
-import { fulfilmentDepsFromEnvironment } from '../../shared/fulfilment/deps';
+import { functionConfigs } from '../../shared/config/function-config';
+import { readConfiguration } from '../../shared/config/variables';
+import { fulfilmentDeps } from '../../shared/fulfilment/deps';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { recordPaymentEvent } from '../../shared/fulfilment/payment-events';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
@@ -30,6 +32,8 @@ const db = documents();
 const sqs = testSqsClient();
 const dynamo = testDynamoClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
+/** The fulfilment consumer's deps on the runtime's configuration. */
+const runtimeDeps = () => fulfilmentDeps(readConfiguration(functionConfigs['fulfil-order'], runtime.env));
 
 beforeAll(async () => {
   ({ runtime, stripe } = await startShopRuntime(seed));
@@ -127,7 +131,7 @@ describe('the payment-event record', () => {
     const message = messageOf(order, eventId);
     await recordPaymentEvent({ db, tableName: runtime.tableName }, message, JSON.stringify(message), new Date());
     const refusing = { send: async () => { throw new EmailNotSentError('SES refused the message: MessageRejected'); } };
-    const process = fulfilmentRecordProcessor(() => ({ ...fulfilmentDepsFromEnvironment(runtime.env), mailer: () => refusing }));
+    const process = fulfilmentRecordProcessor({ ...runtimeDeps(), mailer: () => refusing });
     const record = (receiveCount: number) =>
       ({ messageId: `m-${receiveCount}`, body: JSON.stringify(message), attributes: { ApproximateReceiveCount: String(receiveCount) } }) as unknown as SQSRecord;
 
@@ -140,7 +144,7 @@ describe('the payment-event record', () => {
     expect(await unfinishedIds()).not.toContain(eventId);
 
     // A person redrives the dead-letter queue once the cause is fixed: the record ends finished.
-    const working = fulfilmentRecordProcessor(() => fulfilmentDepsFromEnvironment(runtime.env));
+    const working = fulfilmentRecordProcessor(runtimeDeps());
     await working(record(1), {} as Context);
     expect(await readRecord(eventId)).toMatchObject({ status: 'finished', outcome: 'fulfilled' });
     expect(readOutbox(runtime.env.EMAIL_OUTBOX_DIR!, order.orderId)).toHaveLength(1);

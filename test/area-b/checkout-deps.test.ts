@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApiGatewayEvent } from '../../local/api-gateway-event';
 import { lambdaContext } from '../../local/lambda-context';
 import { loadSeedDocument } from '../../local/seed/load';
-import { readCheckoutConfig } from '../../shared/config/checkout-env';
+import { functionConfigs } from '../../shared/config/function-config';
+import { readConfiguration } from '../../shared/config/variables';
 import type { CheckoutDeps } from '../../shared/checkout/deps';
 import { checkoutHandler } from '../../shared/checkout/handler';
 import { idempotencyTimings } from '../../shared/checkout/idempotency';
@@ -81,7 +82,7 @@ const invoke = async (
   body: unknown = bodies[endpoint],
   headers: string[] = [],
 ) => {
-  const handler = checkoutHandler(endpoint, () => checkoutDeps);
+  const handler = checkoutHandler(endpoint, checkoutDeps);
   const event = buildApiGatewayEvent(
     { resource: paths[endpoint], pathParameters: null },
     {
@@ -264,15 +265,20 @@ describe('Idempotency-Key while the first request runs', () => {
 });
 
 describe('checkout configuration', () => {
+  const read = (env: Record<string, string>) =>
+    readConfiguration(functionConfigs['checkout-esim'], { AWS_REGION: 'eu-west-2', TABLE_NAME: 't', ...env }, 'checkout-esim');
+
   it('reads STOCK_HOLD_MINUTES (default 30) and refuses a value that is not a positive number', () => {
-    expect(readCheckoutConfig({})).toEqual({ stockHoldMinutes: 30, stripeApiBase: undefined });
-    expect(readCheckoutConfig({ STOCK_HOLD_MINUTES: '0.5', STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual({
+    expect(read({})).toEqual({ region: 'eu-west-2', tableName: 't', stockHoldMinutes: 30 });
+    expect(read({ STOCK_HOLD_MINUTES: '0.5', STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual({
+      region: 'eu-west-2',
+      tableName: 't',
       stockHoldMinutes: 0.5,
       stripeApiBase: 'http://127.0.0.1:12111',
     });
     for (const value of ['0', '-5', 'soon']) {
-      expect(() => readCheckoutConfig({ STOCK_HOLD_MINUTES: value })).toThrow(
-        `STOCK_HOLD_MINUTES must be a positive number of minutes, not ${JSON.stringify(value)}`,
+      expect(() => read({ STOCK_HOLD_MINUTES: value })).toThrow(
+        `checkout-esim: invalid configuration: STOCK_HOLD_MINUTES must be a positive number, not ${JSON.stringify(value)}`,
       );
     }
   });

@@ -1,4 +1,3 @@
-import { readConfig } from '../../config/env';
 import type { Mailer } from './mailer';
 import { outboxMailer } from './outbox-mailer';
 import { sesMailer } from './ses-mailer';
@@ -12,24 +11,36 @@ export const addressDomain = (from: string): string => {
   return match?.[1] ?? 'localhost';
 };
 
+/** The e-mail settings of a function's configuration (shared/config/function-config.ts). */
+export interface MailerConfig {
+  /** AWS region of SES. */
+  region: string;
+  /** EMAIL_OUTBOX_DIR. */
+  emailOutboxDir?: string;
+  /** EMAIL_FROM. */
+  emailFrom?: string;
+  /** EMAIL_CONFIGURATION_SET. */
+  emailConfigurationSet?: string;
+}
+
 /**
  * The e-mail adapter of this environment: the local outbox when EMAIL_OUTBOX_DIR is set (the
  * local runtime always sets it), else SES from EMAIL_FROM; undefined when neither is
- * configured. Read per call: cheap, and a local runtime may set the variables late.
+ * configured. Built once per container from the configuration read at init.
  */
-export const configuredMailer = (env: NodeJS.ProcessEnv = process.env): Mailer | undefined => {
-  const outbox = env.EMAIL_OUTBOX_DIR || undefined;
-  const from = env.EMAIL_FROM || undefined;
+export const configuredMailer = (config: MailerConfig): Mailer | undefined => {
+  const outbox = config.emailOutboxDir;
+  const from = config.emailFrom;
   if (outbox) {
     const sender = from ?? defaultLocalSender;
     return outboxMailer({ directory: outbox, from: sender, messageIdDomain: addressDomain(sender) });
   }
   if (from) {
     return sesMailer({
-      region: readConfig(env).region,
+      region: config.region,
       from,
       messageIdDomain: addressDomain(from),
-      configurationSet: env.EMAIL_CONFIGURATION_SET || undefined,
+      configurationSet: config.emailConfigurationSet,
     });
   }
   return undefined;

@@ -4,14 +4,14 @@ import tls from 'node:tls';
 let cached: { path: string; mtimeMs: number; ca: string[] } | undefined;
 
 /**
- * The CA certificates outbound HTTPS calls trust: Node's bundled roots plus the PEM file named
- * by NODE_EXTRA_CA_CERTS, read at call time. Node itself reads that variable only when the
- * process starts, so a runtime that sets it later (a test giving it to the local runtime)
- * would otherwise be ignored. Undefined when the variable is unset (Node's defaults apply).
- * A file that cannot be read is logged once per call and ignored.
+ * The CA certificates outbound HTTPS calls trust: Node's bundled roots plus the PEM file at
+ * `path` (NODE_EXTRA_CA_CERTS, read with the function's configuration at init:
+ * shared/config/function-config.ts). Node itself reads that variable only when the process
+ * starts, so a local runtime that sets it later (a test giving it to the runtime) would
+ * otherwise be ignored. Undefined when no path is given (Node's defaults apply). The file is
+ * read again when it changes; one that cannot be read is logged per call and ignored.
  */
-export const trustedCa = (env: NodeJS.ProcessEnv = process.env): string[] | undefined => {
-  const path = env.NODE_EXTRA_CA_CERTS;
+export const trustedCa = (path: string | undefined): string[] | undefined => {
   if (!path) return undefined;
   try {
     const { mtimeMs } = statSync(path);

@@ -42,6 +42,8 @@ export interface HttpSmsProviderSettings {
   receiptUrl: string;
   connectTimeoutMs?: number;
   totalTimeoutMs?: number;
+  /** A PEM file of extra trusted CAs (NODE_EXTRA_CA_CERTS), beside Node's own. */
+  extraCaCertificates?: string;
 }
 
 /** Response bytes read from the provider. */
@@ -89,7 +91,7 @@ export const httpSmsProvider = (settings: HttpSmsProviderSettings): SmsProvider 
         connectTimeoutMs: settings.connectTimeoutMs ?? 3000,
         totalTimeoutMs: settings.totalTimeoutMs ?? 8000,
         maxResponseBytes,
-        ca: trustedCa(),
+        ca: trustedCa(settings.extraCaCertificates),
       });
     } catch (error) {
       const reason = error instanceof OutboundError ? `${error.kind}: ${error.message}` : String(error);

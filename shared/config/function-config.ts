@@ -1,0 +1,133 @@
+/**
+ * The configuration of every function of the service, declared as data (./variables.ts): the
+ * environment variables each route and queue consumer reads, which of them are required and
+ * which defaults are product decisions. `defineFunction` (./define-function.ts) reads a
+ * function's configuration from here once, at init; the stack tests check that the stack
+ * gives every function each variable it requires (test/infra/stack.test.ts). Keyed by the
+ * function names of the route and queue tables (shared/topology/).
+ *
+ * No default stands in for deployed configuration: the table name and queue URLs are
+ * required (the stack sets them; the local runtime sets them itself), and the region is
+ * AWS_REGION, which Lambda always sets. Defaults exist only where they are product
+ * decisions: STOCK_HOLD_MINUTES and the callback timeouts.
+ */
+import { optional, positiveNumber, required, text, url, withDefault, type ConfigOf } from './variables';
+
+/** The AWS region and the endpoint overrides of the local runtime (DynamoDB Local, the SQS emulator). */
+export const awsVariables = {
+  /** AWS_REGION: set by Lambda in every function; set explicitly by the local runtime. */
+  region: required('AWS_REGION', text),
+  /** DYNAMODB_ENDPOINT: DynamoDB Local; unset in AWS. */
+  dynamodbEndpoint: optional('DYNAMODB_ENDPOINT', url),
+  /** SQS_ENDPOINT: the local SQS emulator; unset in AWS. */
+  sqsEndpoint: optional('SQS_ENDPOINT', url),
+};
+
+/** The AWS settings every client is built from. */
+export type AwsConfig = ConfigOf<typeof awsVariables>;
+
+/** What a function with table access reads: the AWS settings and TABLE_NAME. */
+export const tableVariables = {
+  ...awsVariables,
+  /** TABLE_NAME: the single DynamoDB table. */
+  tableName: required('TABLE_NAME', text),
+};
+
+/** The configuration of a function with table access. */
+export type TableConfig = ConfigOf<typeof tableVariables>;
+
+/** NODE_EXTRA_CA_CERTS, read by the outbound HTTPS calls (shared/adapters/https/trusted-ca.ts). */
+export const outboundVariables = {
+  /** A PEM file of extra trusted CAs; the local runtime may set it after Node started. */
+  extraCaCertificates: optional('NODE_EXTRA_CA_CERTS', text),
+};
+
+/** How receipts' callback URLs are checked (send-sms) and forwarded (forward-receipt). */
+export const callbackVariables = {
+  /** CALLBACK_ALLOWED_HOSTS: comma-separated hosts exempt from the public-address rule; local testing only. */
+  allowedCallbackHosts: optional('CALLBACK_ALLOWED_HOSTS', text),
+};
+
+/** What a function that sends SMS reads (docs/sms-provider-api.md). */
+export const smsVariables = {
+  ...outboundVariables,
+  /** SMS_PROVIDER_URL: the provider's HTTP API; unset means SMS is not configured (`sms_not_configured`). */
+  providerUrl: optional('SMS_PROVIDER_URL', url),
+  /** PUBLIC_BASE_URL: where the provider posts receipts; unset means the request's own origin. */
+  publicBaseUrl: optional('PUBLIC_BASE_URL', url),
+};
+
+/** The SMS part of a configuration. */
+export type SmsConfig = ConfigOf<typeof smsVariables>;
+
+/** How long a checkout holds stock (also replacement stock in fulfilment). */
+const stockHoldMinutes = withDefault('STOCK_HOLD_MINUTES', positiveNumber, 30);
+
+/** An Area A route: the table (credentials, rate limits and the data all live there). */
+const developerRoute = tableVariables;
+
+/** A storefront checkout (docs/area-b.md). */
+const checkout = {
+  ...tableVariables,
+  /** STRIPE_API_BASE: a Stripe-compatible API (stripe-mock, a test server); unset means Stripe itself. */
+  stripeApiBase: optional('STRIPE_API_BASE', url),
+  stockHoldMinutes,
+};
+
+/** Every function's configuration, by function name (route and queue consumer names). */
+export const functionConfigs = {
+  'list-sims': developerRoute,
+  'get-sim': developerRoute,
+  'get-sms': developerRoute,
+  'developer-fallback': developerRoute,
+  'send-sms': { ...developerRoute, ...smsVariables, ...callbackVariables },
+  'receive-sms-receipt': {
+    ...tableVariables,
+    /** CALLBACK_QUEUE_URL: where moved receipts go for forwarding (text: the SQS emulator's URLs are not WHATWG URLs). */
+    callbackQueueUrl: required('CALLBACK_QUEUE_URL', text),
+  },
+  'checkout-esim': checkout,
+  'checkout-physical': checkout,
+  'checkout-iot': checkout,
+  'stripe-webhook': {
+    ...tableVariables,
+    /** FULFILMENT_QUEUE_URL: where verified payment events go (text, as CALLBACK_QUEUE_URL). */
+    fulfilmentQueueUrl: required('FULFILMENT_QUEUE_URL', text),
+  },
+  'default-fallback': {},
+  'forward-receipt': {
+    ...outboundVariables,
+    ...callbackVariables,
+    /** CALLBACK_CONNECT_TIMEOUT_MS: connect timeout of a forward (spec A4: 5 s). */
+    connectTimeoutMs: withDefault('CALLBACK_CONNECT_TIMEOUT_MS', positiveNumber, 5000),
+    /** CALLBACK_TOTAL_TIMEOUT_MS: total timeout of a forward (spec A4: 10 s). */
+    totalTimeoutMs: withDefault('CALLBACK_TOTAL_TIMEOUT_MS', positiveNumber, 10_000),
+  },
+  'fulfil-order': {
+    ...tableVariables,
+    ...smsVariables,
+    stockHoldMinutes,
+    /** EMAIL_OUTBOX_DIR: the local outbox folder (e-mails written as .eml files instead of sent). */
+    emailOutboxDir: optional('EMAIL_OUTBOX_DIR', text),
+    /** EMAIL_FROM: the sender; with no outbox, e-mail goes through SES from it; neither: no e-mail. */
+    emailFrom: optional('EMAIL_FROM', text),
+    /** EMAIL_CONFIGURATION_SET: the SES configuration set, if any. */
+    emailConfigurationSet: optional('EMAIL_CONFIGURATION_SET', text),
+    /** OPERATIONS_TOPIC_ARN: the operations SNS topic (deployed). */
+    operationsTopicArn: optional('OPERATIONS_TOPIC_ARN', text),
+    /** OPERATIONS_OUTBOX_DIR: the local notifications folder (default `operations/` under EMAIL_OUTBOX_DIR). */
+    operationsOutboxDir: optional('OPERATIONS_OUTBOX_DIR', text),
+  },
+};
+
+/** The name of a function of the service. */
+export type FunctionName = keyof typeof functionConfigs;
+
+/** A function's configuration as read. */
+export type FunctionConfig<Name extends FunctionName> = ConfigOf<(typeof functionConfigs)[Name]>;
+
+/**
+ * Variables that the Lambda runtime itself sets in every function, so the stack does not: a
+ * required one of them needs no entry in the function's environment.
+ */
+export const lambdaRuntimeVariables = ['AWS_REGION'];

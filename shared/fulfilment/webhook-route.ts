@@ -1,0 +1,34 @@
+import type { FunctionConfig } from '../config/function-config';
+import { getSecret } from '../config/secrets';
+import { documentClient } from '../db/client';
+import { header } from '../http/headers';
+import { ok } from '../http/responses';
+import { httpRoute } from '../http/route';
+import { sqsFulfilmentQueue } from './queue';
+import { receiveStripeEvent, type WebhookDeps } from './webhook';
+
+/** The deps of the stripe-webhook function, from its configuration (read once at init). */
+export const webhookDeps = (config: FunctionConfig<'stripe-webhook'>): WebhookDeps => {
+  const queue = sqsFulfilmentQueue(config, config.fulfilmentQueueUrl);
+  const events = { db: documentClient(config), tableName: config.tableName };
+  return {
+    webhookSecret: () => getSecret('STRIPE_WEBHOOK_SECRET'),
+    queue: () => queue,
+    events: () => events,
+  };
+};
+
+/**
+ * POST /api/v1/webhooks/stripe — payment events from Stripe (docs/fulfilment.md). No service
+ * token: Stripe signs the raw body, which is verified before anything is parsed (400
+ * `invalid_signature`); payment events are recorded in the table and go to the fulfilment
+ * queue; the answer is `{"received": true}`.
+ */
+export const webhookRoute = (deps: WebhookDeps) =>
+  httpRoute({}, async (event) => {
+    const answer = await receiveStripeEvent(deps, {
+      rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
+      signature: header(event, 'Stripe-Signature'),
+    });
+    return ok(200, answer);
+  });

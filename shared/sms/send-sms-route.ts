@@ -1,0 +1,66 @@
+import type { SmsProvider } from '../adapters/sms-provider/provider';
+import { parseAllowedHosts } from '../callbacks/allowed-hosts';
+import type { FunctionConfig } from '../config/function-config';
+import type { SimItem } from '../db/items';
+import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
+import { ok } from '../http/responses';
+import { configuredSmsProvider, requestBaseUrl } from './configured-provider';
+import { sendSms } from './send-sms';
+import { findSimInScope } from './sim-target';
+
+type SimLookup = { sim: SimItem } | { error: unknown };
+
+/** What sending an SMS needs beyond every Area A route's deps. */
+export interface SendSmsDeps extends DeveloperDeps {
+  /** Hosts exempt from callback_url's public-address rule (CALLBACK_ALLOWED_HOSTS). */
+  allowedCallbackHosts: string[];
+  /**
+   * The provider adapter for a request that reached the API at `requestBaseUrl` (the receipt
+   * URL's origin when PUBLIC_BASE_URL is not set); undefined when SMS is not configured.
+   */
+  provider: (requestBaseUrl: string | undefined) => Promise<SmsProvider | undefined>;
+}
+
+/** The deps of the send-sms function, from its configuration (read once at init). */
+export const sendSmsDeps = (config: FunctionConfig<'send-sms'>): SendSmsDeps => ({
+  ...developerDeps(config),
+  allowedCallbackHosts: parseAllowedHosts(config.allowedCallbackHosts),
+  provider: (baseUrl) => configuredSmsProvider(config, baseUrl),
+});
+
+/**
+ * POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS. The SIM is
+ * looked up beside the rate-limit write; a lookup failure (404) is kept and answered only
+ * after the body rules 1-5, as docs/sms.md orders them.
+ */
+export const sendSmsRoute = (deps: SendSmsDeps) =>
+  developerRoute<SimLookup, SendSmsDeps>(
+    {
+      deps,
+      json: true,
+      prepare: ({ event, caller }, resolved) =>
+        findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId).then(
+          (sim) => ({ sim }),
+          (error: unknown) => ({ error }),
+        ),
+    },
+    async ({ event, caller, prepared }, resolved) => {
+      const result = await sendSms(
+        {
+          table: resolved,
+          callbackPolicy: { allowedHosts: resolved.allowedCallbackHosts },
+          provider: () => resolved.provider(requestBaseUrl(event)),
+          now: () => new Date(resolved.now()),
+        },
+        {
+          customerId: caller.customerId,
+          sim: async () => {
+            if ('error' in prepared) throw prepared.error;
+            return prepared.sim;
+          },
+        },
+        event.body,
+      );
+      return ok(202, result);
+    },
+  );
