@@ -8,6 +8,8 @@ import { allRoutes, type RouteDefinition, type SecretName } from '../../shared/t
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../../shared/topology/queues';
 import { tableDefinition } from '../../shared/db/table';
+import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
+import { requiredVariables } from '../../shared/config/variables';
 import { fixtureMethods, fixtureRoutes } from './fixture-routes';
 import { synthesise, type Synthesised } from './synth';
 import {
@@ -535,6 +537,23 @@ describe('the service stack over the real route table', () => {
       ).toBe(true);
     }
     expect(stack.routeFunctions.size).toBe(allRoutes().length);
+  });
+
+  it('gives every function each variable its configuration requires (shared/config/function-config.ts), so none fails at init', () => {
+    const { stack, json } = synthesised;
+    const deployed = [
+      ...[...stack.routeFunctions].map(([name, fn]) => ({ name, fn })),
+      ...queueDefinitions.map((definition) => ({ name: definition.consumer.name, fn: stack.consumerFunctions.get(definition.name)! })),
+    ];
+    expect(deployed.map(({ name }) => name).sort()).toEqual(Object.keys(functionConfigs).sort());
+    for (const { name, fn } of deployed) {
+      const required = requiredVariables(functionConfigs[name as FunctionName]).filter((variable) => !lambdaRuntimeVariables.includes(variable));
+      const environment = environmentOf(json, logicalId(synthesised, fn.function));
+      expect(required.filter((variable) => environment[variable] === undefined), name).toEqual([]);
+    }
+    // What Lambda sets itself is required somewhere (the region), and the rest really are set above.
+    expect(lambdaRuntimeVariables).toEqual(['AWS_REGION']);
+    expect(requiredVariables(functionConfigs['get-sim'])).toEqual(['AWS_REGION', 'TABLE_NAME']);
   });
 
   it('sends the root and every resource without an ANY method to a fallback', () => {
