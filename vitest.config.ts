@@ -27,7 +27,9 @@ const httpSuites = readdirSync(join(root, 'test'))
  * them (test/support/resources.ts).
  */
 const shared = {
-  // Each file in its own process: handler modules read process.env, which must not leak.
+  // Each file in its own process: handler modules read their configuration from process.env
+  // once per process (at import, as at a Lambda init), so a file's runtime must not leak into
+  // another's.
   pool: 'forks' as const,
   testTimeout: 30_000,
   hookTimeout: 120_000,

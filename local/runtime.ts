@@ -80,9 +80,11 @@ const optionalVariables = ['STRIPE_SECRET_KEY', 'STRIPE_API_BASE'];
  * Starts the whole service locally: DynamoDB Local and the SQS emulator (or the given ones),
  * the table and queues as the stack defines them, the seed, the SMS network simulator, the
  * API gateway and the queue pollers. Handlers run in this process and read their
- * configuration from process.env, which this sets; so one process hosts one runtime's
- * handler environment at a time (a second runtime in the same process overwrites it, and
- * handler modules are imported once per process).
+ * configuration (shared/config/function-config.ts) from process.env once, when first imported;
+ * this sets every variable they require explicitly (the only place where a value for the
+ * table, region or queues is chosen for them), so one process hosts one runtime's handler
+ * configuration (handler modules are imported once per process: a second runtime in the same
+ * process is not seen by a handler already loaded).
  */
 export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Promise<LocalRuntime> => {
   const cleanups: Array<() => Promise<void> | void> = [];

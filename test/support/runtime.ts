@@ -13,7 +13,8 @@ export interface TestRuntimeOptions {
  * Starts the local runtime for a test file: the run's shared DynamoDB Local and SQS emulator,
  * a fresh table and queue prefix, the gateway on a free port, the SMS simulator and the
  * pollers (failed messages are retried at once), all quiet. Call `stop()` in afterAll.
- * Handlers read process.env, so run one runtime per test file at a time.
+ * Handlers read their configuration from process.env once, when first imported, so run one
+ * runtime per test file (docs/local-runtime.md, Tests).
  * In the bundled project (vitest.config.ts) the handlers are the stack's esbuild bundles
  * built by test/support/bundles-setup.ts; elsewhere the TypeScript sources.
  */
