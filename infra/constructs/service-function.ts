@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -16,6 +16,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
 import { functionBundling, type FunctionBundling } from '../bundling';
+import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
+import { requiredVariables } from '../../shared/config/variables';
 import type { QueueName, RouteAccess } from '../../shared/topology/routes';
 import type { ServiceSecrets } from './service-secrets';
 import type { WorkQueue } from './work-queue';
@@ -85,6 +87,22 @@ export const secretsExtension = (secretCount: number): ParamsAndSecretsLayerVers
   });
 
 /**
+ * Refuses to synthesise a function whose environment lacks a variable that its handler's
+ * configuration requires (shared/config/function-config.ts, keyed by the handler's file name),
+ * since such a function would fail at init; AWS_REGION is set by Lambda itself.
+ */
+const assertConfigured = (name: string, handler: string, environment: Record<string, string>): void => {
+  const configName = basename(handler, '.ts');
+  if (!Object.hasOwn(functionConfigs, configName)) {
+    throw new Error(`function ${name}: ${handler} has no configuration in shared/config/function-config.ts`);
+  }
+  const missing = requiredVariables(functionConfigs[configName as FunctionName]).filter(
+    (variable) => !lambdaRuntimeVariables.includes(variable) && environment[variable] === undefined,
+  );
+  if (missing.length > 0) throw new Error(`function ${name}: its configuration requires ${missing.join(', ')}, which the stack does not set`);
+};
+
+/**
  * One Lambda function of the service (an HTTP route or a queue consumer) with its own log
  * group and its own role, which holds only what `access` lists:
  * - table `read` → read data (GetItem, Query incl. the GSIs, ...); `readWrite` → read and
@@ -130,6 +148,7 @@ export class ServiceFunction extends Construct {
     for (const secretName of access.secrets ?? []) {
       environment[`${secretName}_SECRET_ARN`] = resources.secrets.get(secretName).secretArn;
     }
+    assertConfigured(props.name, props.handler, environment);
 
     this.function = new NodejsFunction(this, 'Function', {
       entry,

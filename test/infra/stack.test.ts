@@ -556,6 +556,17 @@ describe('the service stack over the real route table', () => {
     expect(requiredVariables(functionConfigs['get-sim'])).toEqual(['AWS_REGION', 'TABLE_NAME']);
   });
 
+  it('refuses to synthesise a function that would lack a variable its configuration requires', () => {
+    const getSim = allRoutes().find((route) => route.name === 'get-sim')!;
+    expect(() => synthesise({ stage: 'dev', routes: [{ ...getSim, access: { table: 'none' } }] }, 'Unconfigured')).toThrow(
+      'function get-sim: its configuration requires TABLE_NAME, which the stack does not set',
+    );
+    const webhook = allRoutes().find((route) => route.name === 'stripe-webhook')!;
+    expect(() =>
+      synthesise({ stage: 'dev', routes: [{ ...webhook, access: { ...webhook.access, sendsTo: [] } }] }, 'Unconfigured'),
+    ).toThrow('function stripe-webhook: its configuration requires FULFILMENT_QUEUE_URL, which the stack does not set');
+  });
+
   it('sends the root and every resource without an ANY method to a fallback', () => {
     const methods = apiMethods(synthesised.json);
     const paths = new Set(methods.map((method) => method.path));
