@@ -121,8 +121,15 @@ const loadOnce = (file: string): { importMs: number; processMs: number } => {
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, pathToFileURL(file).href], {
     encoding: 'utf8',
     // The environment of a Lambda function of the stack, as far as loading is concerned (no
-    // NODE_OPTIONS: the functions run without --enable-source-maps).
-    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-2', TABLE_NAME: 'bench' },
+    // NODE_OPTIONS: the functions run without --enable-source-maps): every variable that a
+    // function's configuration requires (shared/config/function-config.ts), or it fails at init.
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'eu-west-2',
+      TABLE_NAME: 'bench',
+      CALLBACK_QUEUE_URL: 'https://sqs.eu-west-2.amazonaws.com/000000000000/bench-callbacks',
+      FULFILMENT_QUEUE_URL: 'https://sqs.eu-west-2.amazonaws.com/000000000000/bench-fulfilment',
+    },
   });
   const processMs = performance.now() - started;
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${(result.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
