@@ -28,9 +28,13 @@ export const forwardedVariables = [
   'EMAIL_OUTBOX_DIR',
 ];
 
-/** The handler environment given by the shell: the forwarded variables that are set, and the outbox folder. */
+/**
+ * The handler environment given by the shell: the forwarded variables that are set. Without
+ * EMAIL_OUTBOX_DIR each runtime picks an outbox of its own (local/runtime.ts), so two
+ * instances side by side never share one.
+ */
 export const forwardedEnv = (env: NodeJS.ProcessEnv = process.env): Record<string, string> => {
-  const result: Record<string, string> = { EMAIL_OUTBOX_DIR: join(repositoryRoot, 'outbox') };
+  const result: Record<string, string> = {};
   for (const name of forwardedVariables) {
     const value = env[name];
     if (value !== undefined && value !== '') result[name] = value;

@@ -143,7 +143,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const queues = await createQueues(sqs, queuePrefix);
 
     const given = options.env ?? {};
-    let outboxDir = given.EMAIL_OUTBOX_DIR;
+    // The outbox: EMAIL_OUTBOX_DIR; else, with persistDir, `<persistDir>/outbox` (kept with the
+    // data: the exactly-once rules look effects up there after a restart); else a fresh folder
+    // of this instance's own, removed when it stops.
+    let outboxDir = given.EMAIL_OUTBOX_DIR || (options.persistDir ? join(options.persistDir, 'outbox') : undefined);
     if (!outboxDir) {
       const temporary = mkdtempSync(join(tmpdir(), 'sim-service-outbox-'));
       cleanups.push(() => rmSync(temporary, { recursive: true, force: true }));

@@ -64,7 +64,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
     `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
     `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,
-    `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}`,
+    `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}${configured.EMAIL_OUTBOX_DIR !== undefined || persistDir ? '' : '  (this instance\'s own, removed when it stops)'}`,
     `  Seed                ${
       seed === undefined
         ? seedSource

@@ -179,6 +179,10 @@ describe('npm start', () => {
     }
     expect(statuses).toEqual([200, 200, 404]);
     expect(tiny.stdout).toContain(tinySeed);
+    // Each instance has an outbox of its own, removed when it stops.
+    const outboxes = [demo, tiny].map((instance) => /E-mail outbox\s+(\S+)/.exec(instance.stdout)?.[1] ?? '');
+    for (const outbox of outboxes) expect(existsSync(outbox)).toBe(true);
+    expect(outboxes[0]).not.toBe(outboxes[1]);
 
     const dynamodbPorts = [demo, tiny].map((instance) => Number(/DynamoDB Local\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(instance.stdout)?.[1]));
     for (const port of dynamodbPorts) expect(await portIsClosed(port)).toBe(false);
@@ -192,6 +196,7 @@ describe('npm start', () => {
     for (const instance of [demo, tiny]) expect(instance.stdout.match(new RegExp(readyLine.source, 'gm'))).toHaveLength(1);
     for (const port of dynamodbPorts) expect(await portIsClosed(port)).toBe(true);
     for (const url of [demoUrl, tinyUrl]) expect(await portIsClosed(Number(new URL(url).port))).toBe(true);
+    for (const outbox of outboxes) expect(existsSync(outbox)).toBe(false);
   }, 240_000);
 
   it('keeps the data between runs with --persist DIR and loads the seed only into a new table', async () => {
@@ -222,6 +227,7 @@ describe('npm start', () => {
     const first = npmStart({ PORT: '0', SEED_FILE: firstSeed }, ['--persist', persistDir]);
     const firstUrl = await waitForReady(first, 150_000);
     expect(first.stdout).toContain(`data kept in ${persistDir}`);
+    expect(first.stdout).toContain(`  E-mail outbox       ${join(persistDir, 'outbox')}`);
     // A SEED_FILE's credentials are not the runtime's own: masked, and the examples read them from the shell.
     const token = credentials.Authorization.slice('Bearer '.length);
     expect(first.stdout).not.toContain(token);
