@@ -54,6 +54,26 @@ const stripeSignature = (body: string, secret: string, now: number): string => {
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 };
 
+/**
+ * A Stripe webhook event with its Stripe-Signature made again for `now` with `secret`, as
+ * Stripe signs at delivery time: a signature is only valid for five minutes, so a committed
+ * fixture's signature has always expired. The body is kept byte for byte; both header maps
+ * get the new value. An event without a Stripe-Signature header (a fixture made with
+ * --no-auth) is returned as it is.
+ */
+export const withFreshStripeSignature = (event: APIGatewayProxyEvent, secret: string, now: number = Date.now()): APIGatewayProxyEvent => {
+  const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === 'stripe-signature');
+  if (name === undefined) return event;
+  const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8');
+  const signature = stripeSignature(body, secret, now);
+  const multiName = Object.keys(event.multiValueHeaders ?? {}).find((header) => header.toLowerCase() === 'stripe-signature');
+  return {
+    ...event,
+    headers: { ...event.headers, [name]: signature },
+    ...(multiName !== undefined ? { multiValueHeaders: { ...event.multiValueHeaders, [multiName]: [signature] } } : {}),
+  };
+};
+
 /** The credentials a request to this route carries, as raw header pairs. */
 const authHeaders = (route: RouteDefinition, body: string, credentials: DemoCredentials, now: number): string[] => {
   const demo = { ...placeholderCredentials, ...credentials };

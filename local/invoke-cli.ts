@@ -5,20 +5,32 @@
  * emulator, the SMS simulator, the demo seed or SEED_FILE) is started for it and stopped
  * afterwards. The handler's result is printed as JSON on stdout; everything else (logs)
  * goes to stderr. Exit 0 when the handler returned; 1 when it threw (its error is printed
- * as Lambda reports it) or the name or file is wrong.
+ * as Lambda reports it) or the name or file is wrong. Run it as `npm run -s invoke -- ...`:
+ * npm itself prints a `> script` banner on stdout unless told to be silent.
+ *
+ * An event for the Stripe webhook is signed again with the runtime's STRIPE_WEBHOOK_SECRET
+ * just before the call (local/event-fixtures.ts withFreshStripeSignature), as Stripe signs
+ * at delivery: a Stripe signature expires after five minutes, so the committed fixture could
+ * never verify otherwise. `--keep-signature` sends the file's signature as it is.
  */
 import { readFileSync } from 'node:fs';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import { assertJavaPresent } from './dynamodb-local';
+import { withFreshStripeSignature } from './event-fixtures';
 import { invokeHandler, loadHandler } from './handler-loader';
 import { lambdaContext, type LocalFunction } from './lambda-context';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
 
-const usage = 'Usage: npm run invoke -- NAME EVENT_FILE   (e.g. npm run invoke -- default-fallback events/default-fallback.json)';
+const usage =
+  'Usage: npm run -s invoke -- NAME EVENT_FILE [--keep-signature]   (e.g. npm run -s invoke -- default-fallback events/default-fallback.json)';
 
 /** Every invocable function: routes and queue consumers, by name. */
+/** The Stripe webhook's path in the route table. */
+const stripeWebhookPath = '/api/v1/webhooks/stripe';
+
 const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> => {
   const functions = new Map<string, LocalFunction & { handler: string }>();
   for (const route of allRoutes()) {
@@ -45,12 +57,14 @@ const readEvent = (file: string): unknown => {
 };
 
 const main = async (): Promise<number> => {
-  const [name, file, ...rest] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const keepSignature = args.includes('--keep-signature');
+  const [name, file, ...rest] = args.filter((arg) => arg !== '--keep-signature');
   if (!name || !file || rest.length > 0) throw new UsageError(usage);
   const functions = invocableFunctions();
   const fn = functions.get(name);
   if (!fn) throw new UsageError(`Unknown function ${name}. Known: ${[...functions.keys()].sort().join(', ')}`);
-  const event = readEvent(file);
+  let event = readEvent(file);
   const { seed } = readSeed();
   assertJavaPresent();
 
@@ -65,6 +79,11 @@ const main = async (): Promise<number> => {
     runtime = await startLocalRuntime({ seed, env: forwardedEnv(), quiet: true });
     const handler = await loadHandler(fn.handler);
     const context = lambdaContext(fn);
+    const stripeWebhook = allRoutes().find((route) => route.handler === fn.handler)?.path === stripeWebhookPath;
+    if (stripeWebhook && !keepSignature && runtime.env.STRIPE_WEBHOOK_SECRET) {
+      event = withFreshStripeSignature(event as APIGatewayProxyEvent, runtime.env.STRIPE_WEBHOOK_SECRET);
+      console.error('Stripe-Signature made again with the runtime\'s STRIPE_WEBHOOK_SECRET (--keep-signature sends the file\'s)');
+    }
     try {
       const result = await invokeHandler(handler, event, context, (fn.timeoutSeconds ?? 10) * 1000);
       process.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);

@@ -44,6 +44,12 @@ export const withCurrentRouteTable = (readme: string): string => {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const path = fileURLToPath(new URL('../README.md', import.meta.url));
-  writeFileSync(path, withCurrentRouteTable(readFileSync(path, 'utf8')));
-  console.log('README.md route table updated');
+  const current = readFileSync(path, 'utf8');
+  const updated = withCurrentRouteTable(current);
+  if (updated === current) {
+    console.log('README.md route table already current: nothing changed');
+  } else {
+    writeFileSync(path, updated);
+    console.log('README.md route table updated');
+  }
 }

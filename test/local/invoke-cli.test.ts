@@ -23,6 +23,24 @@ describe('npm run invoke', () => {
     });
   }, 120_000);
 
+  it('signs the committed Stripe webhook fixture again at invoke time, so it verifies; --keep-signature sends the expired one', async () => {
+    const fresh = await invoke(['stripe-webhook', 'events/stripe-webhook.json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(JSON.parse(fresh.stdout)).toEqual({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ received: true }),
+    });
+    expect(fresh.stderr).toContain("Stripe-Signature made again with the runtime's STRIPE_WEBHOOK_SECRET");
+    const kept = await invoke(['stripe-webhook', 'events/stripe-webhook.json', '--keep-signature']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(JSON.parse(kept.stdout)).toEqual({
+      statusCode: 400,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ detail: 'The Stripe-Signature header is missing or does not match the body.', code: 'invalid_signature' }),
+    });
+  }, 180_000);
+
   it('refuses an unknown name or a missing file with a message and a non-zero exit', async () => {
     const unknown = await invoke(['no-such-function', 'events/default-fallback.json']);
     expect(unknown.code).toBe(2);
