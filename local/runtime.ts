@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -17,6 +17,8 @@ import { redriveUnfinishedPayments, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
 import { createQueues, startSqsLocal, type QueueUrls } from './sqs-local';
+import { customerReceiptSecrets } from './inbox-secrets';
+import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
 /** Options of startLocalRuntime. */
 export interface LocalRuntimeOptions {
@@ -58,6 +60,8 @@ export interface LocalRuntime {
   queues: Record<QueueName, QueueUrls>;
   /** Base URL of the SMS network simulator. */
   smsSimulatorUrl: string;
+  /** The HTTPS webhook inbox (local/webhook-inbox.ts): a callback_url that works with no setup. */
+  inbox: WebhookInbox;
   /** Endpoints of the DynamoDB Local and SQS emulator in use. */
   dynamodbEndpoint: string;
   sqsEndpoint: string;
@@ -166,6 +170,18 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const gateway = await startGateway({ port: options.port, quiet: options.quiet });
     cleanups.push(() => gateway.stop());
 
+    // The webhook inbox: its own origin alone is exempt from the public-host rule, and its
+    // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
+    const inbox = await startWebhookInbox({
+      secrets: () => (env.CALLBACK_SIGNING_SECRET ? customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
+    });
+    cleanups.push(() => inbox.stop());
+    const trustFolder = mkdtempSync(join(tmpdir(), 'sim-service-trust-'));
+    cleanups.push(() => rmSync(trustFolder, { recursive: true, force: true }));
+    const trustedCaFile = join(trustFolder, 'trusted-ca.pem');
+    const extraCa = given.NODE_EXTRA_CA_CERTS ?? process.env.NODE_EXTRA_CA_CERTS;
+    writeFileSync(trustedCaFile, [inbox.certificate, ...(extraCa ? [readFileSync(extraCa, 'utf8')] : [])].join('\n'));
+
     const env: Record<string, string> = {
       ...localAwsEnv,
       TABLE_NAME: tableName,
@@ -174,9 +190,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       ...Object.fromEntries(queueDefinitions.map((queue) => [queue.urlVariable, queues[queue.name].url])),
       ...demoSecrets,
       SMS_PROVIDER_URL: simulator.url,
-      CALLBACK_ALLOWED_HOSTS: '',
       PUBLIC_BASE_URL: gateway.baseUrl,
       ...given,
+      CALLBACK_ALLOWED_HOSTS: [given.CALLBACK_ALLOWED_HOSTS, inbox.origin].filter(Boolean).join(','),
+      NODE_EXTRA_CA_CERTS: trustedCaFile,
       EMAIL_OUTBOX_DIR: outboxDir,
     };
     const previous = new Map<string, string | undefined>();
@@ -213,6 +230,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       tableName,
       queues,
       smsSimulatorUrl: simulator.url,
+      inbox,
       dynamodbEndpoint,
       sqsEndpoint,
       seeded,

@@ -31,7 +31,7 @@ const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /** What the banner needs to know about this start. */
 export interface BannerInput {
-  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'env' | 'seeded' | 'bundles'>;
+  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'inbox' | 'env' | 'seeded' | 'bundles'>;
   seed: unknown;
   /** Where the seed came from (a path, or a note when there is none). */
   seedSource: string;
@@ -64,6 +64,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
     `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
     `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,
+    `  Webhook inbox       ${runtime.inbox.url}  (HTTPS; a callback_url that works as is; GET it to list what arrived)`,
     `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}${configured.EMAIL_OUTBOX_DIR !== undefined || persistDir ? '' : '  (this instance\'s own, removed when it stops)'}`,
     `  Seed                ${
       seed === undefined
@@ -94,6 +95,11 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     lines.push(`  curl -s ${auth} ${base}/developer/api/sims/`);
     if (demo.simId !== undefined) lines.push(`  curl -s ${auth} ${base}/developer/api/sims/${demo.simId}/`);
     lines.push(`  curl -s -i ${auth} ${base}/developer/api/no-such-path`);
+    if (demo.iccid !== undefined) {
+      const sms = JSON.stringify({ message: 'Hello from the banner', callback_url: runtime.inbox.url });
+      lines.push(`  curl -s -X POST ${auth} -H 'Content-Type: application/json' -d ${quote(sms)} ${base}/developer/api/sims/${demo.iccid}/sms/`);
+      lines.push(`  curl -sk ${runtime.inbox.url}    # a moment later: the signed delivery receipt`);
+    }
   } else {
     lines.push('  (the seed has no developer token and API key of one customer group to call Area A with)');
     lines.push(`  curl -s -i ${base}/no-such-path`);

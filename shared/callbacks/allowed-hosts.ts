@@ -9,17 +9,32 @@ const normaliseHost = (host: string): string => {
   return text;
 };
 
+/** One entry: a host, or a host and port (`127.0.0.1:8443`, `[::1]:8443`, `receiver.test:8443`). */
+const normaliseEntry = (entry: string): string => {
+  const text = entry.trim();
+  const withPort = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text);
+  if (!withPort) return normaliseHost(text);
+  const host = normaliseHost(withPort[1]!);
+  return `${host.includes(':') ? `[${host}]` : host}:${Number(withPort[2])}`;
+};
+
 /**
  * Parses `CALLBACK_ALLOWED_HOSTS`: comma-separated host names or IP literals that are exempt
- * from the "publicly reachable" rule of callback_url (HTTPS is still required). Meant for local
- * testing only; the deployed stack leaves it empty.
+ * from the "publicly reachable" rule of callback_url (HTTPS is still required). An entry with a
+ * port (`127.0.0.1:8443`) exempts that one origin only, as the local runtime does for its
+ * webhook inbox; without one, every port of the host. Meant for local testing only; the
+ * deployed stack leaves it empty.
  */
 export const parseAllowedHosts = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
-    .map(normaliseHost)
+    .map(normaliseEntry)
     .filter((host) => host !== '');
 
-/** True when a URL's hostname (as WHATWG URL gives it) is one of the allowed hosts. */
-export const isAllowedHost = (hostname: string, allowedHosts: readonly string[]): boolean =>
-  allowedHosts.length > 0 && allowedHosts.includes(normaliseHost(hostname));
+/** True when a URL's host (any port), or its host and port (443 when none is given), is allowed. */
+export const isAllowedHost = (url: URL, allowedHosts: readonly string[]): boolean => {
+  if (allowedHosts.length === 0) return false;
+  const host = normaliseHost(url.hostname);
+  const origin = `${host.includes(':') ? `[${host}]` : host}:${url.port === '' ? 443 : Number(url.port)}`;
+  return allowedHosts.includes(host) || allowedHosts.includes(origin);
+};

@@ -46,7 +46,7 @@ export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[]):
     throw new CallbackUrlRefused('callback_url must not contain a user name or password.');
   }
   if (url.hostname === '') throw new CallbackUrlRefused('callback_url has no host.');
-  if (isAllowedHost(url.hostname, allowedHosts)) return url;
+  if (isAllowedHost(url, allowedHosts)) return url;
   if (isIpLiteral(url.hostname)) {
     const reason = addressRefusal(connectHost(url));
     if (reason) throw new CallbackUrlRefused(`callback_url must point to a publicly reachable host; ${url.hostname} is ${reason}.`);
@@ -62,7 +62,7 @@ export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[]):
  */
 export const checkCallbackUrl = async (raw: unknown, policy: CallbackUrlPolicy): Promise<string> => {
   const url = parseCallbackUrl(raw, policy.allowedHosts);
-  if (isAllowedHost(url.hostname, policy.allowedHosts) || isIpLiteral(url.hostname)) return url.href;
+  if (isAllowedHost(url, policy.allowedHosts) || isIpLiteral(url.hostname)) return url.href;
   let addresses: string[];
   try {
     addresses = await (policy.resolve ?? resolveHost)(connectHost(url));

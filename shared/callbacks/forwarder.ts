@@ -63,7 +63,7 @@ export const forwardReceipt = async (item: QueuedReceipt, settings: ForwarderSet
     if (error instanceof CallbackUrlRefused) return { delivered: false, reason: 'refused_url', detail: error.detail };
     throw error;
   }
-  const exempt = isAllowedHost(url.hostname, settings.allowedHosts);
+  const exempt = isAllowedHost(url, settings.allowedHosts);
   const body = JSON.stringify(item.receipt);
   const timestamp = Math.floor((settings.now?.() ?? new Date()).getTime() / 1000);
   const secret = customerWebhookSecret(settings.signingSecret, item.customer_id);

@@ -150,6 +150,16 @@ describe('callback_url check', () => {
     expect(await refusal('http://localhost:9443/hook', allowed)).toBe('callback_url must use HTTPS.');
     expect(await refusal('https://127.0.0.2/', allowed)).toBe(publicHost('127.0.0.2', 'loopback'));
   });
+
+  it('exempts only the one origin of an entry with a port (the local webhook inbox)', async () => {
+    const allowed = { allowedHosts: parseAllowedHosts('127.0.0.1:9443, [0:0::1]:8443,Inbox.Test:443'), resolve: publicResolver };
+    expect(allowed.allowedHosts).toEqual(['127.0.0.1:9443', '[::1]:8443', 'inbox.test:443']);
+    expect(await checkCallbackUrl('https://127.0.0.1:9443/hook', allowed)).toBe('https://127.0.0.1:9443/hook');
+    expect(await checkCallbackUrl('https://[::1]:8443/', allowed)).toBe('https://[::1]:8443/');
+    expect(await refusal('https://127.0.0.1:9444/hook', allowed)).toBe(publicHost('127.0.0.1', 'loopback'));
+    expect(await refusal('https://127.0.0.1/hook', allowed)).toBe(publicHost('127.0.0.1', 'loopback'));
+    expect(await refusal('https://[::1]:8444/', allowed)).toBe(publicHost('[::1]', 'loopback'));
+  });
 });
 
 describe('connection-time check', () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,27 @@ describe.runIf(existsSync('/proc/self/environ'))('stopping at any moment', () =>
   }, 300_000);
 });
 
+/**
+ * Polls a runtime's webhook inbox (another process: its self-signed certificate is not at hand,
+ * so this one request skips verification) until a delivery mentions `messageId`; its signature verdict.
+ */
+const waitForInbox = async (url: string, messageId: string): Promise<unknown> => {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const body = await new Promise<string>((resolve, reject) => {
+      httpsGet(url, { rejectUnauthorized: false }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      }).on('error', reject);
+    });
+    const found = (JSON.parse(body) as { deliveries: Array<{ body: string; signature: unknown }> }).deliveries.find((entry) => entry.body.includes(messageId));
+    if (found) return found.signature;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no delivery for ${messageId} in ${url}`);
+};
+
 describe('npm start', () => {
   it('runs two instances side by side, answers JSON 404 for an unknown path, and stops cleanly on SIGTERM', async () => {
     const tinySeed = join(temporary, 'seed.json');
@@ -178,6 +200,18 @@ describe('npm start', () => {
       statuses.push((await fetch(url!, { headers })).status);
     }
     expect(statuses).toEqual([200, 200, 404]);
+    // The banner's SMS example sends to the webhook inbox, whose listing then shows the verified receipt.
+    const sms = /^  curl -s -X POST -H '([^']+)' -H '([^']+)' -H 'Content-Type: application\/json' -d '([^']+)' (\S+)$/m.exec(demo.stdout);
+    expect(sms).not.toBeNull();
+    const [, smsAuth, smsKey, smsBody, smsUrl] = sms!;
+    const smsHeaders = Object.fromEntries([smsAuth!, smsKey!, 'Content-Type: application/json'].map((header) => header.split(': ') as [string, string]));
+    const sent = await fetch(smsUrl!, { method: 'POST', headers: smsHeaders, body: smsBody });
+    expect(sent.status).toBe(202);
+    const { message_id: messageId } = (await sent.json()) as { message_id: string };
+    const inboxUrl = /^  curl -sk (\S+) /m.exec(demo.stdout)?.[1];
+    expect(inboxUrl).toBe(JSON.parse(smsBody!).callback_url);
+    const verified = await waitForInbox(inboxUrl!, messageId);
+    expect(verified).toEqual({ status: 'verified', owner: 'acme' });
     expect(tiny.stdout).toContain(tinySeed);
     // Each instance has an outbox of its own, removed when it stops.
     const outboxes = [demo, tiny].map((instance) => /E-mail outbox\s+(\S+)/.exec(instance.stdout)?.[1] ?? '');

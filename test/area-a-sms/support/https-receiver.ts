@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate as makeCertificate } from '../../../local/self-signed-certificate';
 
 /** A self-signed certificate for localhost and 127.0.0.1, written to a temporary folder. */
 export interface TestCertificate {
@@ -13,26 +13,17 @@ export interface TestCertificate {
   remove(): void;
 }
 
-/** Generates a self-signed certificate with openssl (the test trusts it via NODE_EXTRA_CA_CERTS). */
+/**
+ * A self-signed certificate for localhost and 127.0.0.1 (local/self-signed-certificate.ts, the
+ * one the runtime's webhook inbox uses), written to a temporary folder so that a test can
+ * trust it through NODE_EXTRA_CA_CERTS.
+ */
 export const selfSignedCertificate = (): TestCertificate => {
   const folder = mkdtempSync(join(tmpdir(), 'sms-receiver-'));
   const certPath = join(folder, 'cert.pem');
-  const keyPath = join(folder, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return {
-    certPath,
-    cert: readFileSync(certPath, 'utf8'),
-    key: readFileSync(keyPath, 'utf8'),
-    remove: () => rmSync(folder, { recursive: true, force: true }),
-  };
+  const { cert, key } = makeCertificate({ commonName: 'localhost', ipAddresses: ['127.0.0.1'], days: 1 });
+  writeFileSync(certPath, cert);
+  return { certPath, cert, key, remove: () => rmSync(folder, { recursive: true, force: true }) };
 };
 
 /** A request the receiver got. */
