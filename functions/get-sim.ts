@@ -4,12 +4,12 @@ import { readSim, simForScope, simIdFromPath } from '../shared/sims/get-sim';
 
 /**
  * GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope. The SIM is read beside
- * the rate-limit write (two round trips in all); a refused request discards it.
+ * the rate-limit write when that is expected to admit (developerRoute's `prepare`).
  */
 export const getSimRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
   developerRoute(
     { deps, prepare: ({ event }, resolved) => readSim(resolved, simIdFromPath(event.pathParameters)) },
-    async ({ caller, prepared }) => ok(200, simForScope(prepared, caller)),
+    async ({ caller, prepared }) => ok(200, simForScope(await prepared(), caller)),
   );
 
 /** The Lambda handler. */

@@ -10,7 +10,7 @@ import { listSims, planListSims } from '../shared/sims/list-sims';
 export const listSimsRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
   developerRoute(
     { deps, list: true, prepare: ({ event, caller }, resolved) => planListSims(resolved, caller, event.queryStringParameters) },
-    async ({ caller, prepared }, resolved) => ok(200, await listSims(resolved, caller, prepared)),
+    async ({ caller, prepared }, resolved) => ok(200, await listSims(resolved, caller, await prepared())),
   );
 
 /** The Lambda handler. */

@@ -1,4 +1,3 @@
-import type { SimItem } from '../shared/db/items';
 import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
 import { ok } from '../shared/http/responses';
 import { readSmsConfig } from '../shared/sms/config';
@@ -6,23 +5,17 @@ import { configuredSmsProvider, requestBaseUrl } from '../shared/sms/configured-
 import { sendSms } from '../shared/sms/send-sms';
 import { findSimInScope } from '../shared/sms/sim-target';
 
-type SimLookup = { sim: SimItem } | { error: unknown };
-
 /**
  * POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS. The SIM is
- * looked up beside the rate-limit write; a lookup failure (404) is kept and answered only
- * after the body rules 1-5, as docs/sms.md orders them.
+ * looked up beside the rate-limit write (developerRoute's `prepare`); its 404 answers only
+ * where sendSms awaits it, after the body rules 1-5, as docs/sms.md orders them.
  */
 export const sendSmsRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute<SimLookup>(
+  developerRoute(
     {
       deps,
       json: true,
-      prepare: ({ event, caller }, resolved) =>
-        findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId).then(
-          (sim) => ({ sim }),
-          (error: unknown) => ({ error }),
-        ),
+      prepare: ({ event, caller }, resolved) => findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId),
     },
     async ({ event, caller, prepared }, resolved) => {
       const config = readSmsConfig();
@@ -35,10 +28,7 @@ export const sendSmsRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
         },
         {
           customerId: caller.customerId,
-          sim: async () => {
-            if ('error' in prepared) throw prepared.error;
-            return prepared.sim;
-          },
+          sim: prepared,
         },
         event.body,
       );

@@ -53,14 +53,14 @@ const headerValue = (headers: RequestHeaders, wanted: string): string | undefine
 };
 
 /** The bearer credential of the Authorization header; undefined when there is no Bearer credential at all. */
-const bearerCredential = (headers: RequestHeaders): string | undefined => {
+export const bearerCredential = (headers: RequestHeaders): string | undefined => {
   const authorization = headerValue(headers, 'authorization')?.trim();
   const match = authorization ? /^Bearer\s+(\S.*)$/i.exec(authorization) : null;
   return match ? match[1]!.trim() : undefined;
 };
 
 /** The API key of the first non-empty API key header; undefined when none is given. */
-const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
+export const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
   for (const name of apiKeyHeaders) {
     const value = headerValue(headers, name)?.trim();
     if (value) return value;
