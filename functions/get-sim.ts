@@ -1,15 +1,17 @@
 import { developerRoute, type DeveloperDeps } from '../shared/http/developer-route';
 import { ok } from '../shared/http/responses';
-import { readSim, simForScope, simIdFromPath } from '../shared/sims/get-sim';
+import { key } from '../shared/db/keys';
+import { simForScope, simIdFromPath, simItemOf } from '../shared/sims/get-sim';
 
 /**
  * GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope. The SIM is read beside
- * the rate-limit write when that is expected to admit (developerRoute's `prepare`).
+ * the rate-limit write when that is expected to admit, and warm within the authentication
+ * read (developerRoute's `item`).
  */
 export const getSimRoute = (deps?: DeveloperDeps | (() => DeveloperDeps)) =>
-  developerRoute(
-    { deps, prepare: ({ event }, resolved) => readSim(resolved, simIdFromPath(event.pathParameters)) },
-    async ({ caller, prepared }) => ok(200, simForScope(await prepared(), caller)),
+  developerRoute<Record<string, unknown> | undefined>(
+    { deps, item: (event) => key.sim(simIdFromPath(event.pathParameters)) },
+    async ({ caller, prepared }) => ok(200, simForScope(simItemOf(await prepared()), caller)),
   );
 
 /** The Lambda handler. */

@@ -1,7 +1,8 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { cachedCaller, forgetCaller, rememberCaller, sameCaller } from '../auth/caller-cache';
-import { authenticateDeveloper, type DeveloperCaller } from '../auth/two-factor';
+import { authenticateDeveloper, authenticateDeveloperWith, type DeveloperCaller } from '../auth/two-factor';
+import type { TableKey } from '../db/batch-get';
 import { readConfig } from '../config/env';
 import { documentClient } from '../db/client';
 import { consumeRateLimit, expectsAdmission, type RateLimitOutcome } from '../rate-limit/rate-limit';
@@ -48,6 +49,13 @@ export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps> {
    * the request, a started read is discarded and the 429 answers.
    */
   prepare?: (request: { event: APIGatewayProxyEvent; caller: DeveloperCaller }, deps: Deps) => Promise<Prepared>;
+  /**
+   * Instead of `prepare`: the key of the one item the route reads (it may throw a validation
+   * error, kept for `prepared()` like prepare's). `prepared()` then gives the item (undefined
+   * when absent). Read like prepare's read, except on a warm request expected to be admitted,
+   * where it rides in the authentication BatchGetItem: 2 calls in 1 round trip.
+   */
+  item?: (event: APIGatewayProxyEvent) => TableKey;
   /** The dependencies, or a factory called once per container (default: developerDeps()). */
   deps?: Deps | (() => Deps);
 }
@@ -56,6 +64,19 @@ interface Admitted {
   caller: DeveloperCaller;
   prepared: () => Promise<unknown>;
 }
+
+/** The key a route's `item` names, or the validation error it throws (answered by prepared()). */
+const keyOf = (item: (event: APIGatewayProxyEvent) => TableKey, event: APIGatewayProxyEvent): { key?: TableKey } => {
+  try {
+    return { key: item(event) };
+  } catch {
+    return {};
+  }
+};
+
+/** One item by key (eventually consistent); undefined when absent. */
+const getItem = async (deps: DeveloperDeps, itemKey: TableKey): Promise<Record<string, unknown> | undefined> =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey }))).Item;
 
 /** A started promise whose rejection is left for its reader (no unhandled-rejection warning). */
 const started = <T>(promise: Promise<T>): Promise<T> => {
@@ -88,25 +109,35 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
     const countFor = (caller: DeveloperCaller) => ({ userId: caller.userId, customerId: caller.customerId, list });
     // Async, so that a synchronous throw (a validation error) is kept for the route too.
     const prepareFor = (caller: DeveloperCaller) =>
-      started((async () => (options.prepare ? options.prepare({ event, caller }, resolved) : (undefined as Prepared)))());
+      started(
+        (async () => {
+          if (options.item) return (await getItem(resolved, options.item(event))) as Prepared;
+          return options.prepare ? options.prepare({ event, caller }, resolved) : (undefined as Prepared);
+        })(),
+      );
+    const hasRead = options.prepare !== undefined || options.item !== undefined;
     const prepareEarly = (caller: DeveloperCaller) =>
-      options.prepare && expectsAdmission(resolved, countFor(caller)) ? prepareFor(caller) : undefined;
+      hasRead && expectsAdmission(resolved, countFor(caller)) ? prepareFor(caller) : undefined;
 
     const hint = cachedCaller(event.headers);
     let caller: DeveloperCaller;
     let limit: RateLimitOutcome;
     let prepared: Promise<Prepared> | undefined;
     if (hint) {
-      prepared = prepareEarly(hint);
+      // The route's item rides in the authentication read when admission is expected.
+      const expected = hasRead && expectsAdmission(resolved, countFor(hint));
+      const itemKey = expected && options.item ? keyOf(options.item, event) : undefined;
+      prepared = expected && !itemKey?.key ? prepareFor(hint) : undefined;
       const [verified, counted] = await Promise.allSettled([
-        authenticateDeveloper(resolved, event.headers),
+        authenticateDeveloperWith(resolved, event.headers, itemKey?.key),
         started(consumeRateLimit(resolved, countFor(hint))),
       ]);
       if (verified.status === 'rejected') {
         forgetCaller(event.headers);
         throw verified.reason;
       }
-      caller = verified.value;
+      caller = verified.value.caller;
+      if (itemKey?.key) prepared = Promise.resolve(verified.value.also as Prepared);
       if (sameCaller(caller, hint)) {
         if (counted.status === 'rejected') throw counted.reason;
         limit = counted.value;

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, revokeBearerToken, setUserActive } from '../../shared/auth/admin';
 import { countCalls, type CallCounter } from '../../shared/db/call-counter';
+import { key } from '../../shared/db/keys';
 import { loadSeedDocument } from '../../local/seed/load';
 import { apiKeyOf, areaASeed, tokenOf, type TestUser } from './support/seed';
 import { areaAHandlers, invoke, rateHeaders, tableWithSeed, type TestClock } from './support/invoke';
 
 /**
  * Warm requests (docs/area-a.md, "Warm requests"): once a container has verified a token and
- * key, its next request with them reads the credentials, writes the rate limit and reads the
- * SIM in one round trip; and a revocation, a deactivation or a role change made by the admin
+ * key, its next request with them reads the credentials and the SIM (one BatchGetItem) beside
+ * the rate-limit write, in one round trip; and a revocation, a deactivation or a role change made by the admin
  * writers (shared/auth/admin.ts, the seed loader) still answers the very next request 401/403,
  * exactly as a cold container would.
  */
@@ -46,17 +47,27 @@ const refused = (status: number, code: string, detail: string) => ({ status, hea
 const measure = async (headers: Record<string, string>, path = sim) => {
   counter.reset();
   const { status, headers: answered, body } = await invoke(handlers, path, { headers });
-  return { answer: { status, headers: answered, body }, commands: counter.calls.map((call) => call.command).sort(), rounds: counter.roundTrips() };
+  const batch = counter.calls.find((call) => call.command === 'BatchGetItemCommand')?.input as
+    | { RequestItems: Record<string, { Keys: unknown[] }> }
+    | undefined;
+  return {
+    answer: { status, headers: answered, body },
+    commands: counter.calls.map((call) => call.command).sort(),
+    batchKeys: batch ? Object.values(batch.RequestItems)[0]!.Keys : [],
+    rounds: counter.roundTrips(),
+  };
 };
 
 describe('a warm container', () => {
-  it('reads a SIM in one round trip once it has verified the credentials: auth read, rate-limit write and SIM read at once', async () => {
+  it('reads a SIM in one round trip once it has verified the credentials: auth and SIM read beside the rate-limit write', async () => {
     const cold = await measure(as('warm'));
     expect(cold.answer).toEqual({ status: 200, headers: { ...json, ...rateHeaders({ burst: 9, minute: 59, hour: 1499 }) }, body: simBody });
     expect(cold.rounds).toBe(2);
     const warm = await measure(as('warm'));
     expect(warm.answer).toEqual({ status: 200, headers: { ...json, ...rateHeaders({ burst: 8, minute: 58, hour: 1498 }) }, body: simBody });
-    expect(warm.commands).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
+    // The SIM rides in the (strongly consistent) authentication read, beside the rate-limit write.
+    expect(warm.commands).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
+    expect(warm.batchKeys).toEqual([key.bearerToken('warmtok'), key.apiKey('rootkey'), key.sim(1002)]);
     expect(warm.rounds).toBe(1);
   });
 
@@ -65,6 +76,7 @@ describe('a warm container', () => {
     const limited = await measure(as('cold'));
     expect([limited.answer.status, (limited.answer.body as { code: string }).code]).toEqual([429, 'rate_limited_burst']);
     expect(limited.commands).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+    expect(limited.batchKeys).toEqual([key.bearerToken('coldtok'), key.apiKey('rootkey')]);
     expect(limited.rounds).toBe(1);
   });
 
@@ -74,7 +86,7 @@ describe('a warm container', () => {
     const next = await measure(as('tokrev'));
     expect(next.answer).toEqual(refused(401, 'invalid_bearer_token', 'The bearer token is invalid or has been revoked.'));
     // It went the warm way (all three calls at once); the consistent auth read decided the answer.
-    expect([next.commands, next.rounds]).toEqual([['BatchGetItemCommand', 'GetItemCommand', 'UpdateItemCommand'], 1]);
+    expect([next.commands, next.rounds]).toEqual([['BatchGetItemCommand', 'UpdateItemCommand'], 1]);
     const after = await measure(as('tokrev'));
     expect(after.answer).toEqual(next.answer);
     expect(after.commands).toEqual(['BatchGetItemCommand']);
