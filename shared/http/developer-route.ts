@@ -65,7 +65,7 @@ interface Admitted {
   prepared: () => Promise<unknown>;
 }
 
-/** The key a route's `item` names, or the validation error it throws (answered by prepared()). */
+/** The key a route's `item` names; none when it throws (prepareFor then keeps that error for prepared()). */
 const keyOf = (item: (event: APIGatewayProxyEvent) => TableKey, event: APIGatewayProxyEvent): { key?: TableKey } => {
   try {
     return { key: item(event) };
@@ -161,8 +161,9 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
 
 /**
  * Builds an Area A route on httpRoute: the JSON error envelope, then developerGuard (two
- * factors, rate limit and its headers, the optional `prepare` step, beside the rate-limit
- * write when that is expected to admit), then JSON body parsing when asked, then `handler` with the verified caller.
+ * factors, rate limit and its headers, the optional `prepare` step or `item` read, beside the
+ * rate-limit write when that is expected to admit), then JSON body parsing when asked, then
+ * `handler` with the verified caller.
  * Order of answers: authentication (401/403), then rate limit (429), then validation and
  * the route's own errors.
  */
