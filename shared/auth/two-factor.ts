@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems } from '../db/batch-get';
+import { batchGetItems, type TableKey } from '../db/batch-get';
 import type { ApiKeyItem, BearerTokenItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
@@ -53,14 +53,14 @@ const headerValue = (headers: RequestHeaders, wanted: string): string | undefine
 };
 
 /** The bearer credential of the Authorization header; undefined when there is no Bearer credential at all. */
-const bearerCredential = (headers: RequestHeaders): string | undefined => {
+export const bearerCredential = (headers: RequestHeaders): string | undefined => {
   const authorization = headerValue(headers, 'authorization')?.trim();
   const match = authorization ? /^Bearer\s+(\S.*)$/i.exec(authorization) : null;
   return match ? match[1]!.trim() : undefined;
 };
 
 /** The API key of the first non-empty API key header; undefined when none is given. */
-const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
+export const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
   for (const name of apiKeyHeaders) {
     const value = headerValue(headers, name)?.trim();
     if (value) return value;
@@ -86,7 +86,19 @@ const apiKeyCredential = (headers: RequestHeaders): string | undefined => {
  * and the key item its customer's path, so nothing else is read. Secrets are compared as
  * SHA-256 hashes in constant time. A malformed bearer token fails before any read.
  */
-export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHeaders): Promise<DeveloperCaller> => {
+export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHeaders): Promise<DeveloperCaller> =>
+  (await authenticateDeveloperWith(deps, headers)).caller;
+
+/**
+ * authenticateDeveloper, reading one more item (`also`) in the same BatchGetItem: a route's
+ * own item, for a request expected to pass (shared/http/developer-route.ts, warm requests).
+ * The item is returned only with a verified caller; a failure throws as authenticateDeveloper.
+ */
+export const authenticateDeveloperWith = async (
+  deps: AuthDeps,
+  headers: RequestHeaders,
+  also?: TableKey,
+): Promise<{ caller: DeveloperCaller; also?: Record<string, unknown> }> => {
   const bearer = bearerCredential(headers);
   if (bearer === undefined) throw errors.bearerRequired();
   const token = parseCredential('bearer', bearer);
@@ -96,9 +108,8 @@ export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHead
   const apiKey = apiKeyValue === undefined ? undefined : parseCredential('devkey', apiKeyValue);
   const tokenKey = key.bearerToken(token.prefix);
   const apiKeyKey = apiKey ? key.apiKey(apiKey.prefix) : undefined;
-  const items = await batchGetItems(deps.db, deps.tableName, apiKeyKey ? [tokenKey, apiKeyKey] : [tokenKey], {
-    consistentRead: true,
-  });
+  const keys = apiKeyKey ? [tokenKey, apiKeyKey] : [tokenKey];
+  const items = await batchGetItems(deps.db, deps.tableName, also ? [...keys, also] : keys, { consistentRead: true });
   const itemWithKey = (wanted: { PK: string; SK: string }) =>
     items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK);
 
@@ -119,10 +130,11 @@ export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHead
   if (!(tokenItem.user_roles ?? []).includes(developerRole)) throw errors.developerRequired();
   if (!(keyItem.customer_path ?? []).includes(tokenItem.user_customer_id)) throw errors.tenantMismatch();
 
-  return {
+  const caller = {
     userId: tokenItem.user_id,
     userCustomerId: tokenItem.user_customer_id,
     customerId: keyItem.customer_id,
     customerPath: [...keyItem.customer_path],
   };
+  return also ? { caller, also: itemWithKey(also) } : { caller };
 };

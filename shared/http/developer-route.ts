@@ -1,9 +1,11 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { authenticateDeveloper, type DeveloperCaller } from '../auth/two-factor';
+import { cachedCaller, forgetCaller, rememberCaller, sameCaller } from '../auth/caller-cache';
+import { authenticateDeveloper, authenticateDeveloperWith, type DeveloperCaller } from '../auth/two-factor';
+import type { TableKey } from '../db/batch-get';
 import type { TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
-import { consumeRateLimit } from '../rate-limit/rate-limit';
+import { consumeRateLimit, expectsAdmission, type RateLimitOutcome } from '../rate-limit/rate-limit';
 import { addResponseHeaders, type HttpMiddleware } from './envelope';
 import { httpRoute } from './route';
 
@@ -30,8 +32,11 @@ export interface DeveloperRequest<Prepared> {
   context: Context;
   /** The verified caller: the token's user and the key's customer (the scope). */
   caller: DeveloperCaller;
-  /** The result of the route's `prepare` step (undefined without one). */
-  prepared: Prepared;
+  /**
+   * The result of the route's `prepare` step: its value, or its error thrown at the point
+   * where the route awaits it (so a route orders its own errors). Without a step: undefined.
+   */
+  prepared: () => Promise<Prepared>;
 }
 
 /** How an Area A route is built. */
@@ -41,19 +46,47 @@ export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps> {
   /** Parse the body as JSON (after authentication and rate limiting). */
   json?: boolean;
   /**
-   * Validation and at most one READ that run beside the rate-limit write, to save a round
-   * trip. Must not write: when the rate limit refuses the request, its result (or error) is
-   * discarded and the 429 answers. An error it throws answers once the request is admitted.
+   * Validation and at most one READ, never a write. It starts beside the rate-limit write
+   * when this container's view of the caller's rate-limit item expects the request to be
+   * admitted (one round trip saved), otherwise once the request is admitted (a request the
+   * container knows to be over a limit makes no business call). When the rate limit refuses
+   * the request, a started read is discarded and the 429 answers.
    */
   prepare?: (request: { event: APIGatewayProxyEvent; caller: DeveloperCaller }, deps: Deps) => Promise<Prepared>;
+  /**
+   * Instead of `prepare`: the key of the one item the route reads (it may throw a validation
+   * error, kept for `prepared()` like prepare's). `prepared()` then gives the item (undefined
+   * when absent). Read like prepare's read, except on a warm request expected to be admitted,
+   * where it rides in the authentication BatchGetItem: 2 calls in 1 round trip.
+   */
+  item?: (event: APIGatewayProxyEvent) => TableKey;
   /** The dependencies, built once per container (functions/ builds them with developerDeps; tests pass their own). */
   deps: Deps;
 }
 
 interface Admitted {
   caller: DeveloperCaller;
-  prepared: unknown;
+  prepared: () => Promise<unknown>;
 }
+
+/** The key a route's `item` names; none when it throws (prepareFor then keeps that error for prepared()). */
+const keyOf = (item: (event: APIGatewayProxyEvent) => TableKey, event: APIGatewayProxyEvent): { key?: TableKey } => {
+  try {
+    return { key: item(event) };
+  } catch {
+    return {};
+  }
+};
+
+/** One item by key (eventually consistent); undefined when absent. */
+const getItem = async (deps: DeveloperDeps, itemKey: TableKey): Promise<Record<string, unknown> | undefined> =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey }))).Item;
+
+/** A started promise whose rejection is left for its reader (no unhandled-rejection warning). */
+const started = <T>(promise: Promise<T>): Promise<T> => {
+  promise.catch(() => undefined);
+  return promise;
+};
 
 /**
  * The middleware every Area A route shares, after the JSON envelope: two-factor
@@ -61,6 +94,12 @@ interface Admitted {
  * X-RateLimit-* headers are added to whatever the request ends with (2xx, 4xx of validation,
  * 404/405, 429); a refused request is answered 429 before the route's function runs.
  * Failed authentication answers 401/403 without those headers: no user is known to count.
+ *
+ * Warm (shared/auth/caller-cache.ts): when this container already verified the same token and
+ * key, the consistent authentication read, the rate-limit write for that caller and the
+ * route's read all start at once (one round trip instead of two). The answer is still decided
+ * in the same order by the same read: a failed authentication answers 401/403 (and forgets
+ * the pair), whatever the rate limit said.
  */
 const developerGuard = <Prepared, Deps extends DeveloperDeps>(
   options: DeveloperRouteOptions<Prepared, Deps>,
@@ -68,24 +107,66 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
   admitted: WeakMap<APIGatewayProxyEvent, Admitted>,
 ): HttpMiddleware => ({
   before: async (request) => {
-    const caller = await authenticateDeveloper(resolved, request.event.headers);
-    const [limit, prepared] = await Promise.allSettled([
-      consumeRateLimit(resolved, { userId: caller.userId, customerId: caller.customerId, list: options.list ?? false }),
-      // Async, so that a synchronous throw (a validation error) still waits for the rate limit.
-      (async () => (options.prepare ? options.prepare({ event: request.event, caller }, resolved) : undefined))(),
-    ]);
-    if (limit.status === 'rejected') throw limit.reason;
-    addResponseHeaders(request, limit.value.headers);
-    if (limit.value.rejection) throw limit.value.rejection;
-    if (prepared.status === 'rejected') throw prepared.reason;
-    admitted.set(request.event, { caller, prepared: prepared.value });
+    const { event } = request;
+    const list = options.list ?? false;
+    const countFor = (caller: DeveloperCaller) => ({ userId: caller.userId, customerId: caller.customerId, list });
+    // Async, so that a synchronous throw (a validation error) is kept for the route too.
+    const prepareFor = (caller: DeveloperCaller) =>
+      started(
+        (async () => {
+          if (options.item) return (await getItem(resolved, options.item(event))) as Prepared;
+          return options.prepare ? options.prepare({ event, caller }, resolved) : (undefined as Prepared);
+        })(),
+      );
+    const hasRead = options.prepare !== undefined || options.item !== undefined;
+    const prepareEarly = (caller: DeveloperCaller) =>
+      hasRead && expectsAdmission(resolved, countFor(caller)) ? prepareFor(caller) : undefined;
+
+    const hint = cachedCaller(event.headers);
+    let caller: DeveloperCaller;
+    let limit: RateLimitOutcome;
+    let prepared: Promise<Prepared> | undefined;
+    if (hint) {
+      // The route's item rides in the authentication read when admission is expected.
+      const expected = hasRead && expectsAdmission(resolved, countFor(hint));
+      const itemKey = expected && options.item ? keyOf(options.item, event) : undefined;
+      prepared = expected && !itemKey?.key ? prepareFor(hint) : undefined;
+      const [verified, counted] = await Promise.allSettled([
+        authenticateDeveloperWith(resolved, event.headers, itemKey?.key),
+        started(consumeRateLimit(resolved, countFor(hint))),
+      ]);
+      if (verified.status === 'rejected') {
+        forgetCaller(event.headers);
+        throw verified.reason;
+      }
+      caller = verified.value.caller;
+      if (itemKey?.key) prepared = Promise.resolve(verified.value.also as Prepared);
+      if (sameCaller(caller, hint)) {
+        if (counted.status === 'rejected') throw counted.reason;
+        limit = counted.value;
+      } else {
+        rememberCaller(event.headers, caller);
+        prepared = undefined;
+        limit = await consumeRateLimit(resolved, countFor(caller));
+      }
+    } else {
+      caller = await authenticateDeveloper(resolved, event.headers);
+      rememberCaller(event.headers, caller);
+      prepared = prepareEarly(caller);
+      limit = await consumeRateLimit(resolved, countFor(caller));
+    }
+    addResponseHeaders(request, limit.headers);
+    if (limit.rejection) throw limit.rejection;
+    const settled = prepared ?? prepareFor(caller);
+    admitted.set(event, { caller, prepared: () => settled });
   },
 });
 
 /**
  * Builds an Area A route on httpRoute: the JSON error envelope, then developerGuard (two
- * factors, rate limit and its headers, the optional `prepare` step beside the rate-limit
- * write), then JSON body parsing when asked, then `handler` with the verified caller.
+ * factors, rate limit and its headers, the optional `prepare` step or `item` read, beside the
+ * rate-limit write when that is expected to admit), then JSON body parsing when asked, then
+ * `handler` with the verified caller.
  * Order of answers: authentication (401/403), then rate limit (429), then validation and
  * the route's own errors.
  */
@@ -97,6 +178,6 @@ export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps 
   return httpRoute({ json: options.json, guards: [developerGuard(options, options.deps, admitted)] }, async (event, context) => {
     const state = admitted.get(event);
     if (!state) throw new Error('developerRoute: the request was not admitted by its guard');
-    return handler({ event, context, caller: state.caller, prepared: state.prepared as Prepared }, options.deps);
+    return handler({ event, context, caller: state.caller, prepared: state.prepared as () => Promise<Prepared> }, options.deps);
   });
 };

@@ -140,6 +140,22 @@ const admitCommand = (
 };
 
 /**
+ * Whether this container's last view of the (user, customer) item would admit `request` now:
+ * a forecast, never a decision (consumeRateLimit decides). A route uses it to start its read
+ * beside the rate-limit write only when the write will most likely admit the request, so that
+ * a request this container already knows to be over a limit makes no business call.
+ */
+export const expectsAdmission = (
+  deps: Pick<RateLimitDeps, 'now'>,
+  request: RateLimitRequest,
+  limits: readonly WindowLimit[] = windowLimits,
+): boolean => {
+  const itemKey = key.rateLimit(request.userId, request.customerId);
+  const state = lastSeen.get(`${itemKey.PK}\u0000${itemKey.SK}`) ?? {};
+  return planRequest(state, limits, deps.now(), request.list).admit;
+};
+
+/**
  * Counts one request against the burst, minute and hour limits of a user with a customer
  * group's key (and, for a list request, the minimum poll interval) over TRAILING windows:
  * no 10 seconds ever hold more than 10 admitted requests, no minute more than 60, no hour more

@@ -1,13 +1,15 @@
 import { developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { readSim, simForScope, simIdFromPath } from './get-sim';
+import { key } from '../db/keys';
+import { simForScope, simIdFromPath, simItemOf } from './get-sim';
 
 /**
  * GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope. The SIM is read beside
- * the rate-limit write (two round trips in all); a refused request discards it.
+ * the rate-limit write when that is expected to admit, and warm within the authentication
+ * read (developerRoute's `item`).
  */
 export const getSimRoute = (deps: DeveloperDeps) =>
-  developerRoute(
-    { deps, prepare: ({ event }, resolved) => readSim(resolved, simIdFromPath(event.pathParameters)) },
-    async ({ caller, prepared }) => ok(200, simForScope(prepared, caller)),
+  developerRoute<Record<string, unknown> | undefined>(
+    { deps, item: (event) => key.sim(simIdFromPath(event.pathParameters)) },
+    async ({ caller, prepared }) => ok(200, simForScope(simItemOf(await prepared()), caller)),
   );

@@ -18,12 +18,13 @@ export const simIdFromPath = (pathParameters: unknown): number => {
   return Number(sim);
 };
 
+/** The SIM item of a read item, or undefined when it is none. */
+export const simItemOf = (item: Record<string, unknown> | undefined): SimItem | undefined =>
+  item?.type === 'sim' ? (item as unknown as SimItem) : undefined;
+
 /** Reads a SIM item by id (one GetItem, eventually consistent); undefined when there is none. */
-export const readSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, simId: number): Promise<SimItem | undefined> => {
-  const output = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.sim(simId) }));
-  const item = output.Item as SimItem | undefined;
-  return item?.type === 'sim' ? item : undefined;
-};
+export const readSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, simId: number): Promise<SimItem | undefined> =>
+  simItemOf((await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.sim(simId) }))).Item);
 
 /**
  * A2: the SIM object of a read SIM, or 404 not_found, with the very same body, when the SIM

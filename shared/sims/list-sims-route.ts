@@ -10,5 +10,5 @@ import { listSims, planListSims } from './list-sims';
 export const listSimsRoute = (deps: DeveloperDeps) =>
   developerRoute(
     { deps, list: true, prepare: ({ event, caller }, resolved) => planListSims(resolved, caller, event.queryStringParameters) },
-    async ({ caller, prepared }, resolved) => ok(200, await listSims(resolved, caller, prepared)),
+    async ({ caller, prepared }, resolved) => ok(200, await listSims(resolved, caller, await prepared())),
   );

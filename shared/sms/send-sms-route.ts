@@ -8,8 +8,6 @@ import { configuredSmsProvider, requestBaseUrl } from './configured-provider';
 import { sendSms } from './send-sms';
 import { findSimInScope } from './sim-target';
 
-type SimLookup = { sim: SimItem } | { error: unknown };
-
 /** What sending an SMS needs beyond every Area A route's deps. */
 export interface SendSmsDeps extends DeveloperDeps {
   /** Hosts exempt from callback_url's public-address rule (CALLBACK_ALLOWED_HOSTS). */
@@ -30,19 +28,15 @@ export const sendSmsDeps = (config: FunctionConfig<'send-sms'>): SendSmsDeps => 
 
 /**
  * POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS. The SIM is
- * looked up beside the rate-limit write; a lookup failure (404) is kept and answered only
- * after the body rules 1-5, as docs/sms.md orders them.
+ * looked up beside the rate-limit write (developerRoute's `prepare`); its 404 answers only
+ * where sendSms awaits it, after the body rules 1-5, as docs/sms.md orders them.
  */
 export const sendSmsRoute = (deps: SendSmsDeps) =>
-  developerRoute<SimLookup, SendSmsDeps>(
+  developerRoute<SimItem, SendSmsDeps>(
     {
       deps,
       json: true,
-      prepare: ({ event, caller }, resolved) =>
-        findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId).then(
-          (sim) => ({ sim }),
-          (error: unknown) => ({ error }),
-        ),
+      prepare: ({ event, caller }, resolved) => findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId),
     },
     async ({ event, caller, prepared }, resolved) => {
       const result = await sendSms(
@@ -54,10 +48,7 @@ export const sendSmsRoute = (deps: SendSmsDeps) =>
         },
         {
           customerId: caller.customerId,
-          sim: async () => {
-            if ('error' in prepared) throw prepared.error;
-            return prepared.sim;
-          },
+          sim: prepared,
         },
         event.body,
       );
