@@ -73,7 +73,10 @@ const bundlesTable = (figures: BundleFigure[]): string => {
             number(figure.processMs),
             figure.processInstructions === undefined ? 'n/a' : millions(figure.processInstructions),
             figure.containsStripe ? 'yes' : 'no',
-            figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+            [
+              figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+              ...(figure.sideFiles ?? []).map((side) => `beside it, loaded on use: ${side.file} ${kib(side.bytes)}`),
+            ].join('; '),
           ],
     ),
   );

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { esbuildBuildOptions } from '../../infra/bundling';
+import { esbuildBuildOptions, sideModuleBuildOptions, sideModulesOf } from '../../infra/bundling';
 import { allRoutes, type RouteDefinition } from '../../shared/topology/routes';
 import { queueDefinitions } from '../../shared/topology/queues';
 import type { SectionContext } from '../lib/context';
@@ -42,6 +42,8 @@ export interface BundleFigure {
   fulfilment: boolean;
   /** index.mjs in bytes (minified; the source map is a separate file). */
   bytes: number;
+  /** Side modules beside index.mjs (infra/bundling.ts `sideModules`), which a cold start does not load. */
+  sideFiles?: { file: string; bytes: number }[];
   mapBytes: number;
   containsStripe: boolean;
   /** Median time to import the bundle in a fresh node process (ms). */
@@ -190,6 +192,11 @@ export const runBundles = async (
           metafiles.set(candidate.name, result.metafile!);
           files.set(candidate.name, outfile);
           figure.bytes = statSync(outfile).size;
+          const sides = sideModulesOf(candidate.handler);
+          if (sides.length > 0) {
+            await Promise.all(sides.map((side) => build({ ...sideModuleBuildOptions(root, side, dir), logLevel: 'silent' })));
+            figure.sideFiles = sides.map((side) => ({ file: side.file, bytes: statSync(join(dir, side.file)).size }));
+          }
           figure.mapBytes = existsSync(`${outfile}.map`) ? statSync(`${outfile}.map`).size : 0;
           figure.containsStripe = Object.keys(result.metafile!.inputs).some((path) => path.includes('node_modules/stripe/'));
           figure.topInputs = groupInputs(outputInputs(result.metafile!), () => true).slice(0, 6);
