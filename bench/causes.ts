@@ -71,13 +71,6 @@ export const knownCauses: KnownCause[] = [
       'miss here is not noise. See what the bundle carries beyond the DynamoDB-only one (section 1).',
   },
   {
-    id: 'load-vs-dynamodb',
-    subject: 'fulfil-order',
-    cause:
-      'pdf-lib and its fonts (about 350 KiB of the bundle, IoT invoices only) are imported dynamically, but the one-file bundle NodejsFunction ' +
-      'makes (--outfile, no code splitting) still holds them, so Node parses them at every cold start although it evaluates them only for an invoice.',
-  },
-  {
     id: 'latency-vs-one-call',
     cause:
       'Each sequential DynamoDB round trip beyond the baseline\'s one adds about a GetItem p50, and the guard (authentication, rate limit) and ' +
