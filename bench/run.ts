@@ -17,6 +17,7 @@
  *          --write                       write the result files even for a partial run
  *          --quick                       fewer samples (a smoke run; figures are rougher)
  *          --keep-bundles=DIR            keep the bundles and esbuild output in DIR
+ *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -29,6 +30,7 @@ import { awsVariables } from '../shared/config/function-config';
 import { readConfiguration } from '../shared/config/variables';
 import { documentClient } from '../shared/db/client';
 import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
+import { oneCallRoute } from './baselines/one-call-handler';
 import { benchSeedDocument, writeSeed } from './lib/bench-seed';
 import { recordCalls, type CallRecorder } from './lib/call-recorder';
 import type { SectionContext } from './lib/context';
@@ -66,6 +68,7 @@ const sections: SectionName[] = only
 const quick = option('quick') !== undefined;
 const write = option('write') !== undefined || only === undefined;
 const keepBundles = option('keep-bundles') || undefined;
+const countInstructions = option('no-instructions') === undefined;
 
 const sizes = {
   latencySamples: quick ? 40 : 200,
@@ -130,7 +133,7 @@ const main = async (): Promise<void> => {
     }
   };
 
-  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles }));
+  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions }));
 
   const runtimeSections = sections.filter((name) => name !== 'bundles');
   if (runtimeSections.length > 0) {
@@ -156,6 +159,7 @@ const main = async (): Promise<void> => {
       stripe = await startBenchStripe();
       runtime = await startLocalRuntime({
         quiet: true,
+        benchRoutes: [oneCallRoute],
         env: {
           STRIPE_SECRET_KEY: 'sk_test_bench_0000000000000000',
           STRIPE_API_BASE: stripe.url,
@@ -194,7 +198,7 @@ const main = async (): Promise<void> => {
         results.latency = await guarded('latency', () =>
           runLatency(sectionContext, {
             root, data, pool: benchPool, recorder: recorder!, state, db: handlersDb, tableName: runtime!.tableName, roundTrips,
-            samples: sizes.latencySamples, warmup: sizes.latencyWarmup,
+            samples: sizes.latencySamples, warmup: sizes.latencyWarmup, baseUrl: runtime!.baseUrl,
           }),
         );
       }

@@ -18,7 +18,38 @@ export interface FunctionBundling {
   mainFields: string[];
   banner: string;
   logLevel: 'verbose' | 'debug' | 'info' | 'warning' | 'error' | 'silent';
+  /** Identifiers esbuild replaces with the given JavaScript (`--define`); see `sideModules`. */
+  define: Record<string, string>;
 }
+
+/**
+ * A module bundled into a file of its own beside a function's index.mjs, for code that only
+ * some invocations run: Node parses index.mjs at every cold start, the side file only when
+ * the code imports it. NodejsFunction writes one file (`--outfile`: no code splitting), so the
+ * stack builds the side file in `commandHooks.afterBundling` (`sideModuleCommand`), the local
+ * runtime and the benchmark with `esbuildBuildOptions` (`sideModuleBuildOptions`). The
+ * importing module reads `define` (a global constant, undeclared under tsx and vitest): with
+ * it, it imports `./<file>` relative to the bundle, and esbuild drops the static import of the
+ * source that the other branch holds; without it (the sources), it imports the source.
+ */
+export interface SideModule {
+  /** File name beside index.mjs (its source map beside it too). */
+  file: string;
+  /** Source module relative to the repository root. */
+  entry: string;
+  /** The constant the importing module reads: `functionBundling.define` sets it to `"./<file>"`. */
+  define: string;
+  /** Handler modules (as in the route and queue tables) whose asset holds the side file. */
+  handlers: string[];
+}
+
+/**
+ * pdf-lib and its fonts (about 350 KiB of fulfil-order's 910 KiB) serve IoT invoices only:
+ * shared/invoices/render-invoice.ts imports them from this file (issue #11).
+ */
+export const sideModules: SideModule[] = [
+  { file: 'invoice-pdf.mjs', entry: 'shared/invoices/invoice-pdf.ts', define: 'INVOICE_PDF_FILE', handlers: ['functions/fulfil-order.ts'] },
+];
 
 /**
  * One ESM file with the AWS SDK v3 bundled and tree-shaken (no reliance on the SDK copy of
@@ -37,13 +68,19 @@ export const functionBundling: FunctionBundling = {
   mainFields: ['module', 'main'],
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   logLevel: 'warning',
+  // Every side module's constant, for all functions alike (one esbuild run builds them all);
+  // only the module that reads it changes.
+  define: Object.fromEntries(sideModules.map((side) => [side.define, JSON.stringify(`./${side.file}`)])),
 };
+
+/** The side modules of a function, by its handler module. */
+export const sideModulesOf = (handler: string): SideModule[] => sideModules.filter((side) => side.handlers.includes(handler));
 
 /**
  * The esbuild build() options equivalent to NodejsFunction's local bundling command for
  * `functionBundling`: `esbuild --bundle <entry> --target --platform=node --format
  * --outfile=<dir>/index.mjs --minify --sourcemap --sources-content=false --external:...
- * --log-level --banner:js --main-fields`. `outfile` should end in `index.mjs` (ESM) as CDK's does.
+ * --log-level --banner:js --main-fields --define:...`. `outfile` should end in `index.mjs` (ESM) as CDK's does.
  */
 export const esbuildBuildOptions = (entry: string, outfile: string, bundling: FunctionBundling = functionBundling): BuildOptions => ({
   entryPoints: [entry],
@@ -59,7 +96,33 @@ export const esbuildBuildOptions = (entry: string, outfile: string, bundling: Fu
   logLevel: bundling.logLevel,
   banner: { js: bundling.banner },
   mainFields: bundling.mainFields,
+  ...(Object.keys(bundling.define).length > 0 ? { define: bundling.define } : {}),
 });
+
+/** esbuild build() options of a side module: `<dir>/<file>` with the functions' settings. */
+export const sideModuleBuildOptions = (root: string, side: SideModule, dir: string, bundling: FunctionBundling = functionBundling): BuildOptions =>
+  esbuildBuildOptions(join(root, side.entry), join(dir, side.file), bundling);
+
+/** Quotes a word for bash (commandHooks run in a shell). */
+const shellWord = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The shell command that builds a side module into a NodejsFunction asset
+ * (`commandHooks.afterBundling(inputDir, outputDir)`): the project's esbuild CLI
+ * (node_modules/.bin/esbuild, the one NodejsFunction's local bundling runs: esbuild is a
+ * devDependency, so the stack never bundles in Docker) with the flags `esbuildBuildOptions`
+ * mirrors.
+ */
+export const sideModuleCommand = (side: SideModule, inputDir: string, outputDir: string, bundling: FunctionBundling = functionBundling): string =>
+  [
+    `${inputDir}/node_modules/.bin/esbuild`, '--bundle', `${inputDir}/${side.entry}`, `--target=${bundling.target}`, '--platform=node',
+    `--format=${bundling.format}`, `--outfile=${outputDir}/${side.file}`, ...(bundling.minify ? ['--minify'] : []),
+    ...(bundling.sourceMap ? ['--sourcemap'] : []), ...(bundling.sourcesContent ? [] : ['--sources-content=false']),
+    ...bundling.externalModules.map((name) => `--external:${name}`), `--log-level=${bundling.logLevel}`, `--banner:js=${bundling.banner}`,
+    `--main-fields=${bundling.mainFields.join(',')}`,
+  ]
+    .map(shellWord)
+    .join(' ');
 
 /** One function of a multi-entry build: `<outdir>/<name>/index.mjs` is built from `entry`. */
 export interface BundleEntry {

@@ -4,6 +4,9 @@
  * local runtime's `--bundled` mode (`startLocalRuntime({ bundled: true })`) and the bundled
  * test run (test/support/global-setup.ts).
  *
+ * A function with side modules (infra/bundling.ts `sideModules`) also gets each of them as
+ * a file beside its index.mjs, as in its CDK asset.
+ *
  * The bundles go to a folder under the OS temporary directory, outside the repository: like
  * /var/task in Lambda it has no node_modules above it, so a `require` or `import` that
  * esbuild left in a bundle fails here as it would there instead of finding the repository's
@@ -14,7 +17,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { esbuildMultiBuildOptions, functionBundling } from '../infra/bundling';
+import { esbuildMultiBuildOptions, functionBundling, sideModuleBuildOptions, sideModulesOf } from '../infra/bundling';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { repositoryRoot } from './handler-loader';
@@ -64,14 +67,22 @@ export const buildFunctionBundles = async (options: { dir?: string; functions?: 
     names.add(name);
   }
   const entries = functions.map(({ name, handler }) => ({ name, entry: join(repositoryRoot, handler) }));
-  let result;
+  let outputs;
   try {
-    result = await build({ ...esbuildMultiBuildOptions(entries, dir), write: false });
+    // The functions in one run, and each side module (infra/bundling.ts) into the folder of
+    // every function that has it, beside its index.mjs, as the stack's afterBundling hook does.
+    const results = await Promise.all([
+      build({ ...esbuildMultiBuildOptions(entries, dir), write: false }),
+      ...functions.flatMap(({ name, handler }) =>
+        sideModulesOf(handler).map((side) => build({ ...sideModuleBuildOptions(repositoryRoot, side, join(dir, name)), write: false })),
+      ),
+    ]);
+    outputs = results.flatMap((result) => result.outputFiles);
   } catch (error) {
     throw new Error(`bundling the functions failed: ${(error as Error).message}`);
   }
   const suffix = `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  for (const output of result.outputFiles) {
+  for (const output of outputs) {
     mkdirSync(dirname(output.path), { recursive: true });
     writeFileSync(`${output.path}${suffix}`, output.contents);
     renameSync(`${output.path}${suffix}`, output.path);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../shared/topology/routes';
+import { allRoutes, type QueueName, type RouteDefinition } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createTable } from './create-table';
@@ -50,6 +50,11 @@ export interface LocalRuntimeOptions {
    * them and their traces are decoded afterwards: docs/deploy.md).
    */
   bundled?: boolean | FunctionBundles;
+  /**
+   * Routes the gateway serves beside the route table's: the benchmark's baselines only
+   * (bench/baselines/one-call-handler.ts). `npm start` and the tests never pass any.
+   */
+  benchRoutes?: RouteDefinition[];
 }
 
 /** A running local runtime. */
@@ -167,7 +172,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     });
     cleanups.push(() => simulator.stop());
 
-    const gateway = await startGateway({ port: options.port, quiet: options.quiet });
+    const gateway = await startGateway({
+      port: options.port,
+      quiet: options.quiet,
+      ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
+    });
     cleanups.push(() => gateway.stop());
 
     // The webhook inbox: its own origin alone is exempt from the public-host rule, and its

@@ -6,7 +6,7 @@ import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
 import type { ScaleFigure } from '../sections/scale';
 import type { ThroughputResult } from '../sections/throughput';
 import type { RunContext } from './machine';
-import { kib, round } from './stats';
+import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
 
 /** Everything one run measured (bench/results.json). */
@@ -40,13 +40,28 @@ const targetsTable = (targets: TargetResult[]): string =>
     targets.map((target) => [target.section, target.id, target.subject, target.target, target.actual, statusMark[target.status]]),
   );
 
+/** A bundle's load instructions in millions, or `n/a` with the reason of the run (the first bundle's). */
+const instructionCells = (figure: BundleFigure, dynamo: BundleFigure | undefined): string[] => {
+  if (figure.loadInstructions === undefined) return [figure.instructionsNote ? `n/a (${figure.instructionsNote})` : 'n/a', '—'];
+  return [
+    String(millions(figure.loadInstructions)),
+    dynamo?.loadInstructions ? String(round(figure.loadInstructions / dynamo.loadInstructions, 2)) : '—',
+  ];
+};
+
 const bundlesTable = (figures: BundleFigure[]): string => {
   const dynamo = figures.find((figure) => figure.name === 'baseline: DynamoDB-only handler');
+  // One reason for all bundles (e.g. valgrind not found) is said once, in the first row.
+  const sameReason = figures.every((figure) => figure.error || figure.instructionsNote === figures[0]?.instructionsNote);
   return table(
-    ['function', 'kind', 'KiB (minified)', '× DynamoDB-only', 'load ms (median of 21)', '× DynamoDB-only', 'whole process ms', 'Stripe inside', 'beyond the DynamoDB-only bundle (KiB)'],
-    figures.map((figure) =>
+    [
+      'function', 'kind', 'KiB (minified)', '× DynamoDB-only', 'load ms (median of 21)', '× DynamoDB-only',
+      'load M instructions (Ir, JIT on)', '× DynamoDB-only', 'whole process ms', 'whole process M instructions', 'Stripe inside',
+      'beyond the DynamoDB-only bundle (KiB)',
+    ],
+    figures.map((figure, index) =>
       figure.error
-        ? [figure.name, figure.kind, '—', '—', '—', '—', '—', '—', figure.error]
+        ? [figure.name, figure.kind, '—', '—', '—', '—', '—', '—', '—', '—', '—', figure.error]
         : [
             figure.name,
             figure.kind === 'route' ? `route (${figure.group})` : figure.kind,
@@ -54,9 +69,14 @@ const bundlesTable = (figures: BundleFigure[]): string => {
             dynamo && !dynamo.error ? round(figure.bytes / dynamo.bytes, 3) : '—',
             number(figure.loadMs),
             dynamo && !dynamo.error ? round(figure.loadMs / dynamo.loadMs, 2) : '—',
+            ...(index > 0 && sameReason && figure.loadInstructions === undefined ? ['n/a', '—'] : instructionCells(figure, dynamo)),
             number(figure.processMs),
+            figure.processInstructions === undefined ? 'n/a' : millions(figure.processInstructions),
             figure.containsStripe ? 'yes' : 'no',
-            figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+            [
+              figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+              ...(figure.sideFiles ?? []).map((side) => `beside it, loaded on use: ${side.file} ${kib(side.bytes)}`),
+            ].join('; '),
           ],
     ),
   );
@@ -91,6 +111,12 @@ const latencySection = (latency: LatencyResult): string =>
         Object.entries(figure.callP50).map(([name, ms]) => `${name} ${ms}`).join(', '), figure.unexpected, figure.note ?? '',
       ]),
     ),
+    '',
+    latency.http
+      ? `Over HTTP through the local gateway, one request at a time, ${latency.http.getSim.samples} rounds: get-sim p50 ${latency.http.getSim.p50} ms ` +
+        `(p99 ${latency.http.getSim.p99}), the one-call baseline (one GetItem, no guard) p50 ${latency.http.oneCall.p50} ms ` +
+        `(p99 ${latency.http.oneCall.p99}): **${latency.http.ratio} ×**; answers other than 200: ${latency.http.getSim.unexpected} and ${latency.http.oneCall.unexpected}.`
+      : `Over HTTP beside the one-call baseline: not measured (${latency.httpNote ?? 'no figures'}).`,
   ].join('\n');
 
 const throughputSection = (result: ThroughputResult): string =>
@@ -105,6 +131,12 @@ const throughputSection = (result: ThroughputResult): string =>
       ['DynamoDB operations/s achieved', result.callsPerRequest !== undefined ? number(result.requestsPerSecond * result.callsPerRequest, 0) : '—'],
       [`GetItem ceiling (${result.getItemCeiling.loops} loops, ${result.getItemCeiling.seconds} s)`, `${result.getItemCeiling.operationsPerSecond} ops/s`],
       ['ratio', result.ratio !== undefined ? `${round(result.ratio * 100, 1)}%` : '—'],
+      [
+        'one-call baseline, same load: successful requests/s (p50 ms); get-sim as a share of it',
+        result.oneCall
+          ? `${result.oneCall.requestsPerSecond} (${result.oneCall.latencyP50}); ${result.oneCall.ratio} ×${result.oneCall.non2xx > 0 ? `; ${result.oneCall.non2xx} non-2xx` : ''}`
+          : '—',
+      ],
       ['this process during the load: event-loop utilization, CPU cores', result.serverProcess ? `${result.serverProcess.eventLoopUtilization}, ${result.serverProcess.cpuCores}` : '—'],
       ['this process during the ceiling: event-loop utilization, CPU cores', result.ceilingProcess ? `${result.ceilingProcess.eventLoopUtilization}, ${result.ceilingProcess.cpuCores}` : '—'],
       ['note', result.note ?? ''],
@@ -187,7 +219,7 @@ export const renderMarkdown = (results: BenchResults): string => {
   }
   if (results.bundles) lines.push('## 1. Bundles', '', bundlesTable(results.bundles), '');
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
-  if (results.latency) lines.push('## 3. Warm in-process latency (Area A)', '', latencySection(results.latency), '');
+  if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
   if (results.scale) lines.push('## 5. List pages at scale (20,000 SIMs in scope, 100 per page)', '', scaleTable(results.scale), '');
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');

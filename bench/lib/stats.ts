@@ -31,3 +31,6 @@ export const round = (value: number, digits = 2): number => {
 
 /** Bytes as KiB with one decimal. */
 export const kib = (bytes: number): number => round(bytes / 1024, 1);
+
+/** A count in millions with one decimal (instruction counts). */
+export const millions = (count: number): number => round(count / 1e6, 1);

@@ -5,6 +5,7 @@
  * request of each route, round after round) so that a busy moment hits every figure alike.
  * Every request is sent by a developer with rate-limit budget (CredentialPool: 9 requests per
  * developer, a fresh developer for every list request), so the success path is measured.
+ * Then get-sim over HTTP beside the one-call baseline (./latency-http.ts).
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { allRoutes } from '../../shared/topology/routes';
@@ -14,6 +15,7 @@ import { timeInCalls, type CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
 import { invokeRoute, isListRoute, rememberCreated, requestFor, type CredentialPool, type RequestState } from '../lib/requests';
 import { median, percentile, round } from '../lib/stats';
+import { measureAgainstOneCall, type HttpLatencyResult } from './latency-http';
 import type { RoundTripFigure } from './round-trips';
 
 /** One Area A route's latency. */
@@ -38,6 +40,9 @@ export interface LatencyFigure {
 export interface LatencyResult {
   getItem: { samples: number; p50: number; p99: number };
   routes: LatencyFigure[];
+  /** get-sim over HTTP through the gateway beside the one-call baseline (absent: not measured, see `httpNote`). */
+  http?: HttpLatencyResult;
+  httpNote?: string;
 }
 
 /** Runs section 3 and records its targets. */
@@ -46,6 +51,8 @@ export const runLatency = async (
   input: {
     root: string; data: BenchData; pool: CredentialPool; recorder: CallRecorder; state: RequestState; db: DynamoDBDocumentClient;
     tableName: string; roundTrips: RoundTripFigure[]; samples: number; warmup: number;
+    /** The local gateway (serving the one-call baseline's route too). */
+    baseUrl: string;
   },
 ): Promise<LatencyResult> => {
   const { root, data, pool, state, db, tableName } = input;
@@ -104,6 +111,13 @@ export const runLatency = async (
       callP50: Object.fromEntries([...byCommand].map(([name, durations]) => [name, round(median(durations), 2)])),
     })),
   };
+  context.log(`latency: ${input.samples} rounds of get-sim and of the one-call baseline over HTTP through the gateway`);
+  try {
+    result.http = await measureAgainstOneCall({ baseUrl: input.baseUrl, pool, simId: data.bench.simIds[0]!, samples: input.samples, warmup: input.warmup });
+  } catch (error) {
+    result.httpNote = `failed: ${(error as Error).message}`;
+  }
+  input.recorder.reset();
   recordLatencyTargets(context, result);
   return result;
 };
@@ -137,4 +151,22 @@ const recordLatencyTargets = (context: SectionContext, result: LatencyResult): v
     }
     context.targets.check({ section, id: 'latency-p99', subject: figure.route, target: '< 20 ms', actual: `${figure.p99} ms`, met: figure.p99 < 20, evidence });
   }
+  const { http } = result;
+  if (!http || http.getSim.samples === 0 || http.getSim.unexpected > 0 || http.oneCall.unexpected > 0) {
+    const reason = http
+      ? `answers other than 200: get-sim ${http.getSim.unexpected}, one-call ${http.oneCall.unexpected} of ${http.getSim.samples}`
+      : (result.httpNote ?? 'not measured');
+    context.targets.skip({ section, id: 'latency-vs-one-call', subject: 'get-sim', target: 'HTTP p50 ≤ 2 × the one-call baseline\'s', reason });
+    return;
+  }
+  const getSim = result.routes.find((figure) => figure.route === 'get-sim');
+  context.targets.check({
+    section, id: 'latency-vs-one-call', subject: 'get-sim',
+    target: `HTTP p50 ≤ 2 × one-call p50 ${http.oneCall.p50} ms = ${round(2 * http.oneCall.p50, 2)} ms`,
+    actual: `${http.getSim.p50} ms (${http.ratio} ×)`,
+    met: http.getSim.p50 <= 2 * http.oneCall.p50,
+    evidence: getSim && measured(getSim)
+      ? `in process, get-sim makes ${getSim.roundTrips ?? '?'} sequential round trips; p50 split: ${getSim.inDynamoDbP50} ms with a DynamoDB call in flight, ${getSim.ownP50} ms in the handler itself`
+      : '',
+  });
 };

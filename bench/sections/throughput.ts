@@ -5,7 +5,9 @@
  * that nobody reaches the burst limit); beside DynamoDB Local's own GetItem ceiling measured
  * in the same run (10 concurrent loops of GetItem, with their own client). The ratio of
  * DynamoDB operations per second achieved (requests/s × calls per request, section 2) to that
- * ceiling says how much of what the database can do the service turns into answers.
+ * ceiling says how much of what the database can do the service turns into answers. Then the
+ * same load on the one-call baseline (one GetItem, no guard: bench/baselines/one-call-handler.ts)
+ * through the same gateway: get-sim's requests/s as a share of the least a SIM read can cost.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import type { BenchCredential, BenchData } from '../lib/bench-seed';
 import type { SectionContext } from '../lib/context';
 import { round } from '../lib/stats';
 import type { LoadFigures, LoadSettings } from '../load/autocannon-client';
+import { oneCallPath } from './latency-http';
 import type { RoundTripFigure } from './round-trips';
 
 /** The section's figures. */
@@ -38,6 +41,8 @@ export interface ThroughputResult {
    */
   serverProcess?: { eventLoopUtilization: number; cpuCores: number };
   ceilingProcess?: { eventLoopUtilization: number; cpuCores: number };
+  /** The same load on the one-call baseline: its successful requests/s, and get-sim's as a share of it. */
+  oneCall?: { requestsPerSecond: number; latencyP50: number; non2xx: number; ratio: number };
   note?: string;
 }
 
@@ -136,6 +141,19 @@ export const runThroughput = async (
     if (load.non2xx > 0) result.note = `${load.non2xx} of ${load.requests} answers were not 2xx (${JSON.stringify(load.statusCounts)})`;
   } catch (error) {
     result.note = `failed: ${(error as Error).message}`;
+  }
+  if (Number.isFinite(result.requestsPerSecond)) {
+    context.log(`throughput: the one-call baseline through the gateway (autocannon, ${connections} connections, ${input.seconds} s)`);
+    try {
+      const baseline = await runLoad(input.root, {
+        url: input.baseUrl, path: oneCallPath(simId), connections, warmupSeconds: input.warmupSeconds, durationSeconds: input.seconds,
+        credentials: input.credentials.slice(0, 1).map(({ bearerToken, apiKey }) => ({ bearerToken, apiKey })),
+      });
+      const requestsPerSecond = round(baseline.ok / baseline.durationSeconds, 0);
+      result.oneCall = { requestsPerSecond, latencyP50: baseline.latencyP50, non2xx: baseline.non2xx, ratio: round(result.requestsPerSecond / requestsPerSecond, 2) };
+    } catch (error) {
+      result.note = [result.note, `one-call baseline failed: ${(error as Error).message}`].filter(Boolean).join('; ');
+    }
   }
   const section = '4 throughput';
   if (result.ratio === undefined) {

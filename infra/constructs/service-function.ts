@@ -10,12 +10,12 @@ import {
   ParamsAndSecretsVersions,
   Runtime,
 } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { functionBundling, type FunctionBundling } from '../bundling';
+import { functionBundling, sideModuleCommand, sideModulesOf, type FunctionBundling } from '../bundling';
 import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
 import { requiredVariables } from '../../shared/config/variables';
 import type { QueueName, RouteAccess } from '../../shared/topology/routes';
@@ -70,6 +70,22 @@ export const bundlingOptions = {
   ...functionBundling,
   format: outputFormats[functionBundling.format],
   logLevel: logLevels[functionBundling.logLevel],
+};
+
+/**
+ * The bundling hooks of a function with side modules (infra/bundling.ts `sideModules`): each
+ * is built into the asset beside index.mjs after NodejsFunction's own esbuild run.
+ */
+export const sideModuleHooks = (handler: string): Pick<BundlingOptions, 'commandHooks'> => {
+  const sides = sideModulesOf(handler);
+  if (sides.length === 0) return {};
+  return {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) => sides.map((side) => sideModuleCommand(side, inputDir, outputDir)),
+    },
+  };
 };
 
 /**
@@ -166,7 +182,7 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
       environment,
-      bundling: bundlingOptions,
+      bundling: { ...bundlingOptions, ...sideModuleHooks(props.handler) },
       ...(access.secrets?.length ? { paramsAndSecrets: secretsExtension(access.secrets.length) } : {}),
     });
 

@@ -1,5 +1,6 @@
 import type { HeldStockUnit, OrderItem } from '../db/items';
 import { invoiceOf, type Invoice } from '../invoices/invoice';
+import { renderInvoice } from '../invoices/render-invoice';
 import { resolveBuyerAccount } from './accounts';
 import { applyTopups, esimsOf, provisionDevices, topupsOf, type AppliedTopup } from './devices';
 import { createDispatchTask } from './dispatch-task';
@@ -9,14 +10,6 @@ import { emailEffect, notificationEffect, smsEffect } from './senders';
 import { smsDecision } from './sms-rules';
 import { assignOrderStock } from './stock';
 import { dispatchNotification, esimSmsText, invoiceSubject, invoiceText, iotSmsText, receiptSubject, receiptText, type Provisioned } from './texts';
-
-/**
- * The invoice PDF, with pdf-lib loaded on the first invoice only: pdf-lib and its fonts are
- * about 40 % of the fulfil-order bundle and serve IoT orders alone, so the other orders (and
- * every cold start) do not evaluate them (esbuild keeps the module in the one-file bundle,
- * behind a lazy initialiser).
- */
-const renderInvoice = async (invoice: Invoice): Promise<Uint8Array> => (await import('../invoices/invoice-pdf')).renderInvoicePdf(invoice);
 
 /** The effects of fulfilment, by name (the `EFFECT#<name>` records of an order). */
 export const effectNames = {

@@ -1,0 +1,75 @@
+/**
+ * Instruction counts of loading a bundle, beside its load time (section 1): a fresh `node`
+ * process that imports the bundle, run once under Valgrind's callgrind, which reports the
+ * instructions executed (`Collected : N`, "Ir") by every thread of the process, V8's JIT code
+ * included (JIT on: Node's defaults, nothing turned off). Unlike the load time, the count
+ * hardly depends on how busy the machine is: the same bundle measured twice lands within about
+ * 1 % (V8's background compiler threads and GC timing still vary a little), so one process per
+ * bundle is enough.
+ *
+ * Why callgrind and not `perf stat -e instructions:u`: hardware counters are often absent in
+ * virtual machines (on the machine this was written on `perf stat` answers `<not supported>`),
+ * while callgrind counts in software anywhere. No V8 flag is set: `--hash-seed` and
+ * `--single-threaded` would each make the count repeatable to the instruction but cost about
+ * 250 M instructions more per process (Node then builds its heap without its startup snapshot),
+ * which is no longer what a function's cold start runs.
+ *
+ * Valgrind is not a dependency of the project (and not in CI): without it the counts are
+ * "n/a" with the reason, and the rest of the benchmark runs as before. Under callgrind a
+ * process runs about 50 times slower: about 10-30 s per bundle on 2 cores, two at a time.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+
+/** Whether instructions can be counted here, and with what (or why not). */
+export type InstructionCounter = { available: true; tool: string } | { available: false; reason: string };
+
+/** Finds Valgrind (`valgrind --version`); the reason when it is absent or does not run. */
+export const instructionCounter = (): InstructionCounter => {
+  const found = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
+  if (found.error) return { available: false, reason: `valgrind not found (${(found.error as NodeJS.ErrnoException).code ?? found.error.message})` };
+  if (found.status !== 0) return { available: false, reason: `valgrind --version exited with ${found.status}` };
+  return { available: true, tool: `${found.stdout.trim()} callgrind` };
+};
+
+/**
+ * Instructions executed by a fresh `node` process (this very Node binary) that imports `file`
+ * and checks its `handler` export, under callgrind; the whole process, Node's start included.
+ * `loaderScript` is the module the process evaluates (`--input-type=module -e`), `file` its
+ * first argument, `env` the process's environment.
+ */
+export const countInstructions = (loaderScript: string, file: string, env: Record<string, string>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      'valgrind',
+      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '-e', loaderScript, pathToFileURL(file).href],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
+      if (code === 0 && collected) resolve(Number(collected[1]));
+      else reject(new Error(`callgrind of ${file} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+    });
+  });
+
+/** Runs `tasks` with at most `limit` at a time, in order; each result or its error. */
+export const inBatches = async <T>(tasks: Array<() => Promise<T>>, limit: number): Promise<Array<{ value?: T; error?: Error }>> => {
+  const results: Array<{ value?: T; error?: Error }> = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = { value: await tasks[index]!() };
+      } catch (error) {
+        results[index] = { error: error as Error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+};
