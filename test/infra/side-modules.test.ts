@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceFunction, type ServiceResources } from '../../infra/constructs/service-function';
 import { buildFunctionBundles } from '../../local/bundle-build';
@@ -24,14 +25,17 @@ describe('side modules: pdf-lib in a file of its own beside fulfil-order (issue 
     // The asset exactly as `cdk deploy` uploads it: NodejsFunction's own bundling, then the afterBundling hook.
     const outdir = tempDir('sim-service-cdk-side-');
     const app = new App({ outdir });
-    new ServiceFunction(new Stack(app, 'Probe'), 'Probe', {
+    const stack = new Stack(app, 'Probe');
+    // fulfil-order's configuration requires TABLE_NAME, which the stack sets from the table it may use.
+    const table = new Table(stack, 'Table', { partitionKey: { name: 'PK', type: AttributeType.STRING } });
+    new ServiceFunction(stack, 'Probe', {
       ...fulfilOrder,
       projectRoot: repositoryRoot,
-      access: { table: 'none' },
+      access: { table: 'readWrite' },
       timeoutSeconds: 3,
       memoryMb: 128,
       description: 'fulfil-order asset',
-      resources: { queues: new Map() } as unknown as ServiceResources,
+      resources: { table, tableLogicalId: 'Table', queues: new Map() } as unknown as ServiceResources,
       production: false,
     });
     app.synth();
