@@ -29,7 +29,12 @@ const oid = (dotted: string): Buffer => {
   }
   return tlv(0x06, Buffer.from(bytes));
 };
-const positiveInteger = (bytes: Buffer): Buffer => tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A random serial number: 16 bytes, positive and minimally encoded (first byte 0x40–0x7f), as DER demands. */
+const serialNumber = (): Buffer => {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0]! & 0x3f) | 0x40;
+  return tlv(0x02, bytes);
+};
 const utf8String = (text: string) => tlv(0x0c, Buffer.from(text, 'utf8'));
 /** UTCTime (YYMMDDHHMMSSZ), as RFC 5280 wants for dates up to 2049. */
 const utcTime = (date: Date) => tlv(0x17, Buffer.from(`${date.toISOString().replace(/[-:T]/g, '').slice(2, 14)}Z`, 'ascii'));
@@ -68,7 +73,7 @@ export const selfSignedCertificate = (options: { commonName: string; ipAddresses
   );
   const toBeSigned = sequence(
     explicit(0, tlv(0x02, Buffer.from([2]))),
-    positiveInteger(randomBytes(16)),
+    serialNumber(),
     ecdsaWithSha256,
     name,
     sequence(utcTime(notBefore), utcTime(notAfter)),

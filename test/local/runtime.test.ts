@@ -58,7 +58,8 @@ describe('local runtime', () => {
       FULFILMENT_QUEUE_URL: runtime.queues.fulfilment.url,
       SMS_PROVIDER_URL: runtime.smsSimulatorUrl,
       PUBLIC_BASE_URL: runtime.baseUrl,
-      CALLBACK_ALLOWED_HOSTS: 'localhost,127.0.0.1',
+      // The hosts given, then the webhook inbox's own origin.
+      CALLBACK_ALLOWED_HOSTS: `localhost,127.0.0.1,${runtime.inbox.origin}`,
     });
     for (const name of ['STOREFRONT_SERVICE_TOKEN', 'SMS_PROVIDER_TOKEN', 'SMS_RECEIPT_SECRET', 'EMAIL_OUTBOX_DIR']) {
       expect(runtime.env[name]).toMatch(/.+/);
