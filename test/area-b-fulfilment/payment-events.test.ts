@@ -11,7 +11,7 @@ import { fulfilmentDepsFromEnvironment } from '../../shared/fulfilment/deps';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { recordPaymentEvent } from '../../shared/fulfilment/payment-events';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../local/eventually';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startShopRuntime } from '../support/shop-runtime';
@@ -25,7 +25,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const dynamo = testDynamoClient();

@@ -193,7 +193,7 @@ describe('Stripe emulator through stripe-node', () => {
 
   it('confirms with pm_card_visa: succeeded, amount_received, and a signed payment_intent.succeeded', async () => {
     const intent = await serviceCreate('o-visa');
-    const paid = await browser.paymentIntents.confirm(intent.id, { client_secret: intent.client_secret!, payment_method: 'pm_card_visa' });
+    const paid = await browser.paymentIntents.confirm(intent.id, { client_secret: intent.client_secret!, payment_method: 'pm_card_visa' } as Stripe.PaymentIntentConfirmParams);
     expect(paid.status).toBe('succeeded');
     expect(paid.amount).toBe(1440);
     expect(paid.payment_method).toMatch(/^pm_[A-Za-z0-9]{24}$/);
