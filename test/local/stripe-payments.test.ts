@@ -66,8 +66,8 @@ describe('STRIPE_SECRET_KEY unset: the embedded Stripe emulator', () => {
     await statusOf(orderId, 'fulfilled');
     const emulator = runtime.payments.mode === 'emulator' ? runtime.payments.emulator : undefined;
     const intent = emulator!.intents.get(intentId);
-    expect({ metadata: intent.metadata, amount_received: intent.amount_received, currency: intent.currency }).toEqual({
-      metadata: { order_id: orderId }, amount_received: 1440, currency: 'gbp',
+    expect({ order_id: intent.metadata.order_id, amount_received: intent.amount_received, currency: intent.currency }).toEqual({
+      order_id: orderId, amount_received: 1440, currency: 'gbp',
     });
     await emulator!.events.idle();
     const delivered = emulator!.events.deliveries.filter((delivery) => emulator!.events.events.some((event) => event.id === delivery.eventId && (event.data.object as { id: string }).id === intentId));
