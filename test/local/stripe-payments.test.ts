@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
+import { pay } from '../../local/pay-cli';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
 import { eventually } from './eventually';
@@ -88,5 +89,13 @@ describe('STRIPE_SECRET_KEY unset: the embedded Stripe emulator', () => {
     const canceled = await stripeCall(`/v1/payment_intents/${intentId}/cancel`, { client_secret: clientSecret });
     expect(canceled).toMatchObject({ status: 200, body: { id: intentId, status: 'canceled' } });
     await statusOf(orderId, 'cancelled');
+  });
+
+  it('npm run pay finds an order\'s intent through the emulator\'s search and declines or pays it', async () => {
+    const first = await checkout('pay-cli@emulator.example');
+    expect(await pay(first.orderId, 'decline', runtime.baseUrl)).toEqual({ intentId: first.intentId, status: 402, outcome: 'card_declined' });
+    expect(await pay(first.orderId, 'pay', runtime.baseUrl)).toEqual({ intentId: first.intentId, status: 200, outcome: 'succeeded' });
+    await statusOf(first.orderId, 'fulfilled');
+    await expect(pay('no-such-order', 'pay', runtime.baseUrl)).rejects.toThrow(`No payment intent for order no-such-order on ${runtime.baseUrl}.`);
   });
 });
