@@ -34,7 +34,7 @@ import { oneCallRoute } from './baselines/one-call-handler';
 import { benchSeedDocument, writeSeed } from './lib/bench-seed';
 import { recordCalls, type CallRecorder } from './lib/call-recorder';
 import type { SectionContext } from './lib/context';
-import { startBenchStripe, type BenchStripe } from './lib/fake-stripe';
+import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../local/stripe-emulator';
 import { currentLoad, runContext, wasLoaded } from './lib/machine';
 import { renderMarkdown, type BenchResults } from './lib/report';
 import { CredentialPool, type RequestState } from './lib/requests';
@@ -50,6 +50,8 @@ const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale',
 type SectionName = (typeof allSections)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The secret key of the benchmark's Stripe emulator (local/stripe-emulator, on a port of its own). */
+const benchStripeKey = 'sk_test_bench_0000000000000000';
 
 const option = (name: string): string | undefined => {
   const prefix = `--${name}=`;
@@ -138,7 +140,7 @@ const main = async (): Promise<void> => {
   const runtimeSections = sections.filter((name) => name !== 'bundles');
   if (runtimeSections.length > 0) {
     let runtime: LocalRuntime | undefined;
-    let stripe: BenchStripe | undefined;
+    let stripe: StandaloneStripeEmulator | undefined;
     let recorder: CallRecorder | undefined;
     const consoleCapture = captureConsole();
     const stopAll = async () => {
@@ -156,12 +158,12 @@ const main = async (): Promise<void> => {
     process.once('SIGTERM', onSignal);
     try {
       log('starting the local runtime (DynamoDB Local, SQS emulator, gateway, SMS simulator) and a Stripe stand-in');
-      stripe = await startBenchStripe();
+      stripe = await startStandaloneStripeEmulator({ secretKey: benchStripeKey });
       runtime = await startLocalRuntime({
         quiet: true,
         benchRoutes: [oneCallRoute],
         env: {
-          STRIPE_SECRET_KEY: 'sk_test_bench_0000000000000000',
+          STRIPE_SECRET_KEY: benchStripeKey,
           STRIPE_API_BASE: stripe.url,
           // Receipts of the SMS sent while measuring would arrive in the middle of other
           // measurements; section 2 posts one itself.

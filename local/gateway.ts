@@ -39,7 +39,19 @@ export interface GatewayOptions {
   /** Node's headersTimeout / requestTimeout in ms (defaults 60 s / 300 s); tests set them short. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Local-only servers on the API's origin, by path prefix (e.g. `/_local/stripe`: the Stripe
+   * emulator). Every path under `/_local/` is answered here and never reaches a function; one
+   * that no mount serves is the gateway's JSON 404. The deployed stack has no such paths.
+   */
+  localMounts?: Record<string, LocalMount>;
 }
+
+/** A local-only handler mounted under `/_local/`; `path` is below the mount prefix. */
+export type LocalMount = (request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string) => Promise<void>;
+
+/** The prefix of the local runtime's own paths, which the deployed stack never has. */
+export const localPathPrefix = '/_local';
 
 /** A running local API gateway. */
 export interface Gateway {
@@ -194,6 +206,10 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
+    if (path === localPathPrefix || path.startsWith(`${localPathPrefix}/`)) {
+      await serveLocal(request, response, path, rawQuery, started);
+      return;
+    }
     let resolved: ReturnType<typeof resolveRoute>;
     try {
       resolved = resolveRoute(routes, method, path);
@@ -267,6 +283,18 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
           durationMs: Date.now() - started,
         }),
       );
+    }
+  };
+
+  const serveLocal = async (request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string, started: number) => {
+    const prefix = Object.keys(options.localMounts ?? {}).find((mount) => path === mount || path.startsWith(`${mount}/`));
+    if (prefix) await options.localMounts![prefix]!(request, response, path.slice(prefix.length) || '/', rawQuery);
+    else {
+      await readBody(request);
+      writeResult(response, jsonError(404, 'Not found.', 'not_found'), randomUUID());
+    }
+    if (!options.quiet) {
+      log(JSON.stringify({ level: 'INFO', message: 'request', method: request.method, path, route: prefix ?? null, status: response.statusCode, durationMs: Date.now() - started }));
     }
   };
 

@@ -11,6 +11,7 @@ import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startGateway } from './gateway';
+import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
 import { redriveUnfinishedPayments, type RedriveResult } from './redrive';
@@ -57,6 +58,16 @@ export interface LocalRuntimeOptions {
   benchRoutes?: RouteDefinition[];
 }
 
+/**
+ * How the runtime takes payments, from STRIPE_SECRET_KEY (LOCAL-CONTRACT.md): unset, the
+ * embedded emulator under `{base}/_local/stripe`; `none`, no payment processor (checkouts
+ * answer 503 `stripe_not_configured`); any other value, that key against STRIPE_API_BASE or Stripe.
+ */
+export type LocalPayments =
+  | { mode: 'emulator'; emulator: StripeEmulator; apiBase: string }
+  | { mode: 'none' }
+  | { mode: 'configured'; apiBase?: string };
+
 /** A running local runtime. */
 export interface LocalRuntime {
   /** Base URL of the local API, e.g. `http://127.0.0.1:3000`. */
@@ -78,6 +89,8 @@ export interface LocalRuntime {
   bundles?: FunctionBundles;
   /** The environment handed to the handlers (also set on process.env while running). */
   env: Record<string, string>;
+  /** The payment processor in use (STRIPE_SECRET_KEY). */
+  payments: LocalPayments;
   /** Stops pollers, servers and whatever this call started (DynamoDB Local's JVM included). */
   stop(): Promise<void>;
 }
@@ -172,12 +185,25 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     });
     cleanups.push(() => simulator.stop());
 
+    const stripeKey = given.STRIPE_SECRET_KEY ?? '';
+    let webhookUrl: string | undefined;
+    let webhookSecret: string | undefined;
+    const emulator =
+      stripeKey === ''
+        ? createStripeEmulator({ webhookUrl: () => webhookUrl, webhookSecret: () => webhookSecret })
+        : undefined;
     const gateway = await startGateway({
       port: options.port,
       quiet: options.quiet,
+      localMounts: emulator ? { '/_local/stripe': emulator.handle } : {},
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
+    if (emulator) {
+      webhookUrl = `${gateway.baseUrl}/api/v1/webhooks/stripe`;
+      // Stopped before the gateway: no retry is sent to a closing server.
+      cleanups.push(() => emulator.stop());
+    }
 
     // The webhook inbox: its own origin alone is exempt from the public-host rule, and its
     // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
@@ -205,6 +231,19 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       NODE_EXTRA_CA_CERTS: trustedCaFile,
       EMAIL_OUTBOX_DIR: outboxDir,
     };
+    webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+    let payments: LocalPayments;
+    if (emulator) {
+      payments = { mode: 'emulator', emulator, apiBase: `${gateway.baseUrl}/_local/stripe` };
+      env.STRIPE_SECRET_KEY = emulator.secretKey;
+      env.STRIPE_API_BASE = payments.apiBase;
+    } else if (stripeKey === 'none') {
+      payments = { mode: 'none' };
+      delete env.STRIPE_SECRET_KEY;
+      delete env.STRIPE_API_BASE;
+    } else {
+      payments = { mode: 'configured', apiBase: env.STRIPE_API_BASE || undefined };
+    }
     const previous = new Map<string, string | undefined>();
     for (const name of [...Object.keys(env), ...optionalVariables]) previous.set(name, process.env[name]);
     cleanups.push(() => {
@@ -246,6 +285,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       redriven,
       bundles,
       env,
+      payments,
       stop: cleanUp,
     };
   } catch (error) {

@@ -31,7 +31,7 @@ const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /** What the banner needs to know about this start. */
 export interface BannerInput {
-  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'inbox' | 'env' | 'seeded' | 'bundles'>;
+  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'inbox' | 'env' | 'seeded' | 'bundles' | 'payments'>;
   seed: unknown;
   /** Where the seed came from (a path, or a note when there is none). */
   seedSource: string;
@@ -51,9 +51,22 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
   const demo = demoCredentials(seed);
   const credential = (value: string | undefined): string | undefined => (value === undefined || demoSeed ? value : maskSecret(value));
   const base = runtime.baseUrl;
-  const stripe = env.STRIPE_SECRET_KEY
+  const payments = runtime.payments;
+  const stripe = payments.mode === 'emulator'
+    ? `the embedded emulator at ${payments.apiBase} (STRIPE_SECRET_KEY unset; test cards pm_card_visa, pm_card_chargeDeclined; events signed to /api/v1/webhooks/stripe)`
+    : payments.mode === 'none'
+      ? 'none (STRIPE_SECRET_KEY=none: Area B checkouts answer 503 stripe_not_configured)'
+      : env.STRIPE_SECRET_KEY
     ? `configured (${configured.STRIPE_SECRET_KEY === undefined ? env.STRIPE_SECRET_KEY : maskSecret(env.STRIPE_SECRET_KEY)})${env.STRIPE_API_BASE ? ` against ${maskUrl(env.STRIPE_API_BASE)}` : ''}`
     : 'not configured (Area B checkouts answer 503 stripe_not_configured)';
+  const payLines =
+    payments.mode === 'emulator'
+      ? [
+          '  Pay a checkout (its payment intent id is the part of client_secret before _secret_):',
+          `  curl -s ${payments.apiBase}/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`,
+          `  npm run pay -- ORDER_ID --base ${base}   (add --decline or --cancel)`,
+        ]
+      : [];
   const lines = [
     '',
     'SIM service, local runtime',
@@ -104,6 +117,6 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     lines.push('  (the seed has no developer token and API key of one customer group to call Area A with)');
     lines.push(`  curl -s -i ${base}/no-such-path`);
   }
-  lines.push('');
+  lines.push(...payLines, '');
   return lines;
 };

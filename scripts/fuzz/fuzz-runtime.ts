@@ -1,12 +1,15 @@
 /**
  * The runtime a fuzz run attacks when it starts its own: the local runtime with the fuzz
- * seed (context.ts) and a local Stripe stand-in as STRIPE_API_BASE, so that valid checkouts
+ * seed (context.ts) and the local Stripe emulator (local/stripe-emulator) served on a port of its own as STRIPE_API_BASE, so that valid checkouts
  * are 201 and nothing the environment lacks answers with one of the spec's own 5xx codes
  * (`stripe_not_configured`, `sms_not_configured`): every 5xx is then a finding.
  */
 import type { LocalRuntime } from '../../local/runtime';
-import { startFakeStripe } from '../../test/area-b/support/fake-stripe';
+import { startStandaloneStripeEmulator } from '../../local/stripe-emulator';
 import { fuzzSeedContext, fuzzSeedDocument, type FuzzContext } from './context';
+
+/** The secret key the fuzz runtime's Stripe emulator takes. */
+const fuzzStripeKey = 'sk_test_fuzz_0000000000000000000000';
 
 /** A running fuzz target. */
 export interface FuzzRuntime {
@@ -20,12 +23,12 @@ export type RuntimeStarter = (options: { seed: unknown; env: Record<string, stri
 
 /** Starts the Stripe stand-in and a runtime with the fuzz seed. */
 export const startFuzzRuntime = async (start: RuntimeStarter): Promise<FuzzRuntime> => {
-  const stripe = await startFakeStripe();
+  const stripe = await startStandaloneStripeEmulator({ secretKey: fuzzStripeKey });
   let runtime: LocalRuntime;
   try {
     runtime = await start({
       seed: fuzzSeedDocument(),
-      env: { STRIPE_SECRET_KEY: 'sk_test_fuzz_0000000000000000000000', STRIPE_API_BASE: stripe.url },
+      env: { STRIPE_SECRET_KEY: fuzzStripeKey, STRIPE_API_BASE: stripe.url },
     });
   } catch (error) {
     await stripe.stop();

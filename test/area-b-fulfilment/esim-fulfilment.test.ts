@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { documents, errorAnswer, errorParts, post, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../local/eventually';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
@@ -20,7 +20,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const okAnswer = { status: 200, contentType: 'application/json', body: { received: true } };
 

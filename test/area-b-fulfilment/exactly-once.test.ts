@@ -12,7 +12,7 @@ import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { processPaymentMessage } from '../../shared/fulfilment/process';
 import { SmsProviderFailure } from '../../shared/adapters/sms-provider/provider';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../local/eventually';
 import { testSqsClient } from '../support/resources';
 import { startShopRuntime } from '../support/shop-runtime';
@@ -29,7 +29,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 

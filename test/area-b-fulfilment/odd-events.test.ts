@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { placeOrder, readEffects, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
@@ -21,7 +21,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };

@@ -13,7 +13,7 @@ import { fulfilmentDeps } from '../../shared/fulfilment/deps';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { recordPaymentEvent } from '../../shared/fulfilment/payment-events';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../local/eventually';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startShopRuntime } from '../support/shop-runtime';
@@ -27,7 +27,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const dynamo = testDynamoClient();

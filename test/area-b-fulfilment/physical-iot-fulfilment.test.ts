@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { gsi1Partition } from '../../shared/db/keys';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';
 import { pdfStrings } from './support/pdf-text';
@@ -19,7 +19,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 
 beforeAll(async () => {

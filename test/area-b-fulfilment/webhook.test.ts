@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { key } from '../../shared/db/keys';
 import { documents, readOrder, readStock, resetStock, serviceToken } from '../area-b/support/checkout-api';
-import type { FakeStripe } from '../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { readOutbox } from './support/outbox';
@@ -16,7 +16,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };

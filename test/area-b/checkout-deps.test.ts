@@ -15,10 +15,10 @@ import type { CheckoutEndpoint } from '../../shared/db/items';
 import { stripeGateway, type PaymentGateway } from '../../shared/adapters/stripe/payment-gateway';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { documents, heldBy, readOrder, readStock, resetStock, serviceToken, stripeTestKey } from './support/checkout-api';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
+import { startStripeStandIn, type StripeStandIn } from '../support/shop-runtime';
 
 // The handlers are invoked in this process with deps of the test's choosing (a failing tax
-// calculator, a controllable clock), against DynamoDB Local and the fake Stripe server.
+// calculator, a controllable clock), against DynamoDB Local and the Stripe emulator (local/stripe-emulator) on a port of its own.
 process.env.STOREFRONT_SERVICE_TOKEN = serviceToken;
 
 const paths: Record<CheckoutEndpoint, string> = {
@@ -61,7 +61,7 @@ const seed = {
 const esimIccids = (count: number) => Array.from({ length: count }, (_, index) => `8944500000000${String(index + 1).padStart(6, '0')}`);
 
 let tableName: string;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 let clock = new Date('2026-11-20T10:00:00Z');
 
@@ -108,7 +108,7 @@ const countOrders = async () =>
   (await db.send(new ScanCommand({ TableName: tableName, FilterExpression: '#type = :order', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':order': 'order' }, ConsistentRead: true }))).Items?.length ?? 0;
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
+  stripe = await startStripeStandIn();
   tableName = await createTestTable();
   const client = testDynamoClient();
   await loadSeedDocument(seed, { client, tableName });

@@ -14,7 +14,7 @@ import {
   stripeTestKey,
   uuidPattern,
 } from './support/checkout-api';
-import type { FakeStripe } from './support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 
 const path = '/api/v1/checkout';
 
@@ -58,7 +58,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 });
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 
 beforeAll(async () => {

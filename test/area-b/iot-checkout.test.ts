@@ -9,7 +9,7 @@ import {
   readOrder,
   uuidPattern,
 } from './support/checkout-api';
-import type { FakeStripe } from './support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 
 const path = '/api/v1/iot-physical-checkout';
 
@@ -50,7 +50,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 });
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 
 beforeAll(async () => {

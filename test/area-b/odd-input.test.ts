@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { documents, errorAnswer, errorParts, post, readOrder, uuidPattern, type HttpAnswer } from './support/checkout-api';
-import type { FakeStripe } from './support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 
 /**
  * Issue #10, "no input reaches a 5xx", for the checkouts: a deeply nested ignored field with
@@ -21,7 +21,7 @@ const seed = {
 };
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 
 beforeAll(async () => {

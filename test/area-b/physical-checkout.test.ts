@@ -12,7 +12,7 @@ import {
   resetStock,
   uuidPattern,
 } from './support/checkout-api';
-import type { FakeStripe } from './support/fake-stripe';
+import type { StripeStandIn } from '../support/shop-runtime';
 
 const path = '/api/v1/physical-checkout';
 
@@ -46,7 +46,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 });
 
 let runtime: LocalRuntime;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 const db = documents();
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { formatBasisPoints, formatPence, percentOfPence, toPence } from '../../s
 import { rateTableTaxCalculator } from '../../shared/checkout/tax';
 import { vatRateBasisPoints, vatRates } from '../../shared/checkout/vat-rates';
 import { bearerToken, tokensMatch } from '../../shared/http/service-token';
-import { stripeApiAddress } from '../../shared/adapters/stripe/payment-gateway';
+import { stripeUrl } from '../../shared/adapters/stripe/stripe-api';
 
 describe('money in pence', () => {
   it('parses decimal strings exactly and formats two decimals', () => {
@@ -97,11 +97,15 @@ describe('small helpers', () => {
     expect(bearerToken(undefined)).toBeUndefined();
   });
 
-  it('parses STRIPE_API_BASE into the SDK’s host, port and protocol', () => {
-    expect(stripeApiAddress('http://127.0.0.1:12111')).toEqual({ host: '127.0.0.1', port: 12111, protocol: 'http' });
-    expect(stripeApiAddress('https://stripe.internal.example')).toEqual({ host: 'stripe.internal.example', port: 443, protocol: 'https' });
-    expect(stripeApiAddress('http://[::1]:8080/')).toEqual({ host: '::1', port: 8080, protocol: 'http' });
-    expect(stripeApiAddress(undefined)).toEqual({});
+  it('resolves Stripe API paths against STRIPE_API_BASE (its path a prefix), else Stripe itself', () => {
+    const url = (base: string | undefined) => stripeUrl(base, '/v1/payment_intents').href;
+    expect(url('http://127.0.0.1:12111')).toBe('http://127.0.0.1:12111/v1/payment_intents');
+    expect(url('https://stripe.internal.example')).toBe('https://stripe.internal.example/v1/payment_intents');
+    expect(url('http://[::1]:8080/')).toBe('http://[::1]:8080/v1/payment_intents');
+    expect(url('http://127.0.0.1:3000/_local/stripe')).toBe('http://127.0.0.1:3000/_local/stripe/v1/payment_intents');
+    expect(url('http://127.0.0.1:3000/_local/stripe/')).toBe('http://127.0.0.1:3000/_local/stripe/v1/payment_intents');
+    expect(url(undefined)).toBe('https://api.stripe.com/v1/payment_intents');
+    expect(url('')).toBe('https://api.stripe.com/v1/payment_intents');
   });
 
   it('canonicalises JSON bodies for idempotency', () => {

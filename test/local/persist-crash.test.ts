@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { OrderItem, PaymentEventItem } from '../../shared/db/items';
 import { gsi1Partition, key, partition, sortKeyPrefix } from '../../shared/db/keys';
 import { post, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
+import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator';
 import { readOutbox } from '../area-b-fulfilment/support/outbox';
 import { sendEvent, stripeId, webhookSecret } from '../area-b-fulfilment/support/stripe-events';
 import { isRunning, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';
@@ -27,7 +27,7 @@ const temporary = mkdtempSync(join(tmpdir(), 'persist-crash-test-'));
 const persistDir = join(temporary, 'data');
 const outboxDir = join(temporary, 'outbox');
 const seedFile = join(temporary, 'seed.json');
-let stripe: FakeStripe | undefined;
+let stripe: StandaloneStripeEmulator | undefined;
 
 const npmStart = (env: Record<string, string>): StartedInstance => spawnNpmStart(instances, env, ['--persist', persistDir]);
 
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe('npm start -- --persist DIR, killed during fulfilment', () => {
   it('completes every paid order exactly once after a restart, with no webhook sent again', async () => {
-    stripe = await startFakeStripe();
+    stripe = await startStandaloneStripeEmulator({ secretKey: stripeTestKey });
     const iccids = Array.from({ length: orders }, (_, index) => `89445000000000077${String(index).padStart(2, '0')}`);
     writeFileSync(
       seedFile,

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
+import { localSecretKey } from '../../local/stripe-emulator';
 import { startTestRuntime } from '../support/runtime';
 import { testDynamoClient } from '../support/resources';
 
@@ -66,9 +67,11 @@ describe('local runtime', () => {
     }
     expect(runtime.env.STRIPE_WEBHOOK_SECRET).toMatch(/^whsec_/);
     for (const [name, value] of Object.entries(runtime.env)) expect(process.env[name]).toBe(value);
-    // Not given: unset for the handlers, whatever the shell had.
-    expect(process.env.STRIPE_SECRET_KEY).toBeUndefined();
-    expect(runtime.env.STRIPE_SECRET_KEY).toBeUndefined();
+    // Not given: the embedded Stripe emulator, whatever the shell had.
+    expect(process.env.STRIPE_SECRET_KEY).toBe(localSecretKey);
+    expect(runtime.env.STRIPE_SECRET_KEY).toBe(localSecretKey);
+    expect(runtime.env.STRIPE_API_BASE).toBe(`${runtime.baseUrl}/_local/stripe`);
+    expect(runtime.payments.mode).toBe('emulator');
   });
 
   it('loads the seed into its fresh table', async () => {
@@ -92,6 +95,6 @@ describe('local runtime', () => {
     await second.stop();
     expect(process.env.TABLE_NAME).toBe(runtime.tableName);
     expect(tableNameBefore).toBeUndefined();
-    expect(process.env.STRIPE_SECRET_KEY).toBeUndefined();
+    expect(process.env.STRIPE_SECRET_KEY).toBe(localSecretKey);
   });
 });

@@ -189,6 +189,9 @@ describe('npm start', () => {
     }
     expect(demoUrl).not.toBe(tinyUrl);
     expect(demo.stdout).toMatch(/Area A bearer token\s+bearer_\S+/);
+    // STRIPE_SECRET_KEY unset: the embedded Stripe emulator, on the API's origin, and how to pay.
+    expect(demo.stdout).toContain(`  Stripe                    the embedded emulator at ${demoUrl}/_local/stripe (STRIPE_SECRET_KEY unset;`);
+    expect(demo.stdout).toContain(`  curl -s ${demoUrl}/_local/stripe/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`);
     expect(demo.stdout).toMatch(/curl -s -H 'Authorization: Bearer bearer_\S+' -H 'X-Customer-API-Key: devkey_\S+' http:\S+\/developer\/api\/sims\//);
     expect(tiny.stdout).toContain(`curl -s -i ${tinyUrl}/no-such-path`);
     // The banner's example requests work against the demo seed.

@@ -1,23 +1,45 @@
 import type { LocalRuntime } from '../../local/runtime';
+import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator';
 import { serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startFakeStripe, type FakeStripe } from '../area-b/support/fake-stripe';
 import { webhookSecret } from '../area-b-fulfilment/support/stripe-events';
 import { startTestRuntime } from './runtime';
+
+/**
+ * The Stripe stand-in of the tests: the local runtime's Stripe emulator (local/stripe-emulator),
+ * served at the root of a port of its own (STRIPE_API_BASE without a path), with its test-only
+ * recorder (`requests`, `requestFor`) and fault switch (`setMode`), which no HTTP request reaches.
+ */
+export type StripeStandIn = StandaloneStripeEmulator;
+
+/**
+ * Starts a Stripe emulator on a free port, taking `secretKey` (default the Area B test key) and
+ * signing its events with the test webhook secret. Its events go to `webhookUrl()` when that
+ * gives a URL (read at each delivery); retries are quick (0.1 s doubling, 5 attempts).
+ */
+export const startStripeStandIn = (options: { secretKey?: string; webhookUrl?: () => string | undefined } = {}): Promise<StripeStandIn> =>
+  startStandaloneStripeEmulator({
+    secretKey: options.secretKey ?? stripeTestKey,
+    webhookUrl: options.webhookUrl,
+    webhookSecret: () => webhookSecret,
+    delivery: { initialDelayMs: 100, maxDelayMs: 1000, maxAttempts: 5 },
+    log: () => undefined,
+  });
 
 /** A local runtime for Area B tests and the Stripe stand-in it creates its payment intents on. */
 export interface ShopRuntime {
   runtime: LocalRuntime;
-  stripe: FakeStripe;
+  stripe: StripeStandIn;
 }
 
 /**
- * Starts the Stripe stand-in, then the test runtime with `seed`, configured for Area B: the
- * test service token, the stand-in as Stripe (STRIPE_SECRET_KEY, STRIPE_API_BASE) and the test
- * webhook secret, plus `env`. The one place where Area B suites get their runtime, so that a
- * different Stripe stand-in is swapped in here alone. Stop both in afterAll.
+ * Starts the Stripe emulator, then the test runtime with `seed`, configured for Area B: the
+ * test service token, the emulator as Stripe (STRIPE_SECRET_KEY, STRIPE_API_BASE) and the test
+ * webhook secret, plus `env`. The emulator posts its events to this runtime's webhook route.
+ * The one place where Area B suites get their runtime. Stop both in afterAll.
  */
 export const startShopRuntime = async (seed: unknown, env: Record<string, string> = {}): Promise<ShopRuntime> => {
-  const stripe = await startFakeStripe();
+  let baseUrl: string | undefined;
+  const stripe = await startStripeStandIn({ webhookUrl: () => baseUrl && `${baseUrl}/api/v1/webhooks/stripe` });
   try {
     const runtime = await startTestRuntime({
       seed,
@@ -29,6 +51,7 @@ export const startShopRuntime = async (seed: unknown, env: Record<string, string
         ...env,
       },
     });
+    baseUrl = runtime.baseUrl;
     return { runtime, stripe };
   } catch (error) {
     await stripe.stop();

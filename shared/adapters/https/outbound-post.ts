@@ -17,6 +17,11 @@ export interface OutboundPost {
   lookup?: LookupFunction;
   /** Trusted CA certificates for HTTPS (default: Node's). */
   ca?: string[];
+  /**
+   * A connection pool to reuse connections from (e.g. Node's keep-alive global agent);
+   * default none: a fresh connection per call.
+   */
+  agent?: http.Agent;
 }
 
 /** The response of an outbound POST (redirects are never followed: a 3xx is returned as is). */
@@ -53,7 +58,8 @@ const failureOf = (error: unknown): OutboundError => {
 
 /**
  * POSTs a body over node:http or node:https with a connect timeout, a total timeout and a cap
- * on the response body kept, on a fresh connection (no pooling, no proxy, no redirects).
+ * on the response body kept, on a fresh connection unless an agent is given (no proxy, no
+ * redirects).
  * Resolves with any HTTP response, 4xx/5xx and 3xx included; rejects with OutboundError
  * when there is no response.
  */
@@ -77,7 +83,7 @@ export const outboundPost = (request: OutboundPost): Promise<OutboundResponse> =
       path: `${url.pathname}${url.search}`,
       method: 'POST',
       headers: { ...request.headers, 'content-length': String(body.length) },
-      agent: false,
+      agent: request.agent ?? false,
       ...(request.lookup ? { lookup: request.lookup } : {}),
       ...(secure && request.ca ? { ca: request.ca } : {}),
     };
@@ -113,7 +119,9 @@ export const outboundPost = (request: OutboundPost): Promise<OutboundResponse> =
       }, request.totalTimeoutMs),
     );
     outgoing.on('socket', (socket) => {
-      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      // A pooled connection that is reused is up already.
+      if (outgoing.reusedSocket) clearTimeout(connectTimer);
+      else socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     outgoing.on('error', (error) => finish(() => reject(failureOf(error))));
     outgoing.end(body);

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import { defaultStripeRequestPolicy, StripeApiError, stripePost, type StripeRequestPolicy } from './stripe-api';
 
 /** What checkout asks of the payment processor. */
 export interface PaymentIntentRequest {
@@ -26,52 +26,40 @@ export interface PaymentGateway {
   createPaymentIntent(request: PaymentIntentRequest): Promise<PaymentIntentResult>;
 }
 
-/** Where a Stripe-compatible API is (STRIPE_API_BASE), as the SDK's host/port/protocol options. */
-export const stripeApiAddress = (apiBase: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> => {
-  if (!apiBase) return {};
-  const url = new URL(apiBase);
-  const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  return {
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port !== '' ? Number(url.port) : protocol === 'http' ? 80 : 443,
-    protocol,
-  };
-};
-
-const gateways = new Map<string, PaymentGateway>();
-
 /**
- * The Stripe adapter, built once per container per secret key and API base (a rotated key
- * gets a new client). It creates payment intents with the official SDK; the SDK retries
- * network errors and 5xx answers itself, safely, under the given idempotency key.
+ * The Stripe adapter for a secret key and an optional Stripe-compatible API base
+ * (STRIPE_API_BASE; unset: Stripe itself). Each payment intent is one
+ * `POST /v1/payment_intents` (./stripe-api.ts: plain node:https, the pinned API version,
+ * the caller's idempotency key, one retry of a connection failure, 409 or 5xx). Every
+ * failure, an answer without `id` or `client_secret` included, is a StripeApiError; checkout
+ * answers any of them 502 `stripe_error`. Cheap to build (no client object): nothing is cached.
  */
-export const stripeGateway = (secretKey: string, apiBase?: string): PaymentGateway => {
-  const cacheKey = `${secretKey}|${apiBase ?? ''}`;
-  let gateway = gateways.get(cacheKey);
-  if (!gateway) {
-    const stripe = new Stripe(secretKey, {
-      ...stripeApiAddress(apiBase),
-      maxNetworkRetries: 1,
-      timeout: 5_000,
-      telemetry: false,
-    });
-    gateway = {
-      createPaymentIntent: async (request) => {
-        const intent = await stripe.paymentIntents.create(
-          {
-            amount: request.amount,
-            currency: request.currency,
-            metadata: request.metadata,
-            receipt_email: request.receiptEmail,
-            ...(request.description !== undefined ? { description: request.description } : {}),
-          },
-          { idempotencyKey: request.idempotencyKey },
-        );
-        if (!intent.client_secret) throw new Error(`payment intent ${intent.id} has no client_secret`);
-        return { id: intent.id, clientSecret: intent.client_secret };
+export const stripeGateway = (
+  secretKey: string,
+  apiBase?: string,
+  policy: StripeRequestPolicy = defaultStripeRequestPolicy,
+): PaymentGateway => ({
+  createPaymentIntent: async (request) => {
+    const intent = await stripePost(
+      {
+        secretKey,
+        apiBase,
+        path: '/v1/payment_intents',
+        fields: {
+          amount: request.amount,
+          currency: request.currency,
+          metadata: request.metadata,
+          receipt_email: request.receiptEmail,
+          description: request.description,
+        },
+        idempotencyKey: request.idempotencyKey,
       },
-    };
-    gateways.set(cacheKey, gateway);
-  }
-  return gateway;
-};
+      policy,
+    );
+    const { id, client_secret: clientSecret } = intent;
+    if (typeof id !== 'string' || id === '' || typeof clientSecret !== 'string' || clientSecret === '') {
+      throw new StripeApiError(`payment intent ${typeof id === 'string' ? id : '(no id)'} has no client_secret`, { statusCode: 200 });
+    }
+    return { id, clientSecret };
+  },
+});

@@ -14,7 +14,7 @@ import type {
 } from '../../../shared/db/items';
 import { key, partition, sortKeyPrefix } from '../../../shared/db/keys';
 import { post, readOrder } from '../../area-b/support/checkout-api';
-import type { FakeStripe } from '../../area-b/support/fake-stripe';
+import type { StripeStandIn } from '../../support/shop-runtime';
 import { eventually } from '../../local/eventually';
 import { sendEvent } from './stripe-events';
 
@@ -36,7 +36,7 @@ export interface PlacedOrder {
 /** Places an order through a checkout endpoint; fails the test unless it is a 201. */
 export const placeOrder = async (
   runtime: LocalRuntime,
-  stripe: FakeStripe,
+  stripe: StripeStandIn,
   endpoint: keyof typeof checkoutPath,
   body: Record<string, unknown>,
 ): Promise<PlacedOrder> => {
