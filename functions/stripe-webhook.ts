@@ -1,6 +1,5 @@
 import { readConfig } from '../shared/config/env';
 import { getSecret } from '../shared/config/secrets';
-import { documentClient } from '../shared/db/client';
 import { sqsFulfilmentQueue } from '../shared/fulfilment/queue';
 import { receiveStripeEvent } from '../shared/fulfilment/webhook';
 import { header } from '../shared/http/headers';
@@ -10,9 +9,8 @@ import { httpRoute } from '../shared/http/route';
 /**
  * POST /api/v1/webhooks/stripe — payment events from Stripe (docs/fulfilment.md). No service
  * token: Stripe signs the raw body, which is verified before anything is parsed (400
- * `invalid_signature`); payment events are recorded in the table and go to the fulfilment
- * queue; the answer is
- * `{"received": true}`.
+ * `invalid_signature`); payment events go to the fulfilment queue, and nothing else (no
+ * table, so no DynamoDB client in the bundle); the answer is `{"received": true}`.
  */
 export const handler = httpRoute({}, async (event) => {
   const config = readConfig();
@@ -21,7 +19,6 @@ export const handler = httpRoute({}, async (event) => {
     {
       webhookSecret: () => getSecret('STRIPE_WEBHOOK_SECRET'),
       queue: () => (queueUrl ? sqsFulfilmentQueue(config, queueUrl) : undefined),
-      events: () => ({ db: documentClient(config), tableName: config.tableName }),
     },
     {
       rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
