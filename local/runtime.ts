@@ -14,10 +14,10 @@ import { startGateway } from './gateway';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
-import { redriveUnfinishedPayments, type RedriveResult } from './redrive';
+import { recoverStoppedWorkers, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
-import { createQueues, startSqsLocal, type QueueUrls } from './sqs-local';
+import { createQueues, startSqsLocal, type QueueUrls, type SqsLocal } from './sqs-local';
 import { customerReceiptSecrets } from './inbox-secrets';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
@@ -37,7 +37,7 @@ export interface LocalRuntimeOptions {
   tableName?: string;
   /** Prefix of the queue names; default a unique one. */
   queuePrefix?: string;
-  /** DynamoDB Local keeps its data in this folder (-dbPath); the seed is loaded only into a new table. */
+  /** DynamoDB Local keeps its data in this folder (-dbPath), the SQS emulator its queues in DIR/sqs; the seed is loaded only into a new table. */
   persistDir?: string;
   /** Seconds before a message its consumer failed is received again (default 1). */
   retryDelaySeconds?: number;
@@ -83,7 +83,7 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   /** What the seed load wrote (undefined when no seed was loaded). */
   seeded?: SeedLoadResult;
-  /** With persistDir and an existing table: the unfinished payment events queued again (local/redrive.ts). */
+  /** With persistDir and an existing table: the in-flight messages and leases of a stopped runtime given back (local/redrive.ts). */
   redriven?: RedriveResult;
   /** The bundles the functions run from (undefined: the TypeScript sources). */
   bundles?: FunctionBundles;
@@ -130,9 +130,13 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       cleanups.push(() => dynamodb.stop());
       return dynamodb.endpoint;
     };
+    // With persistDir the SQS emulator keeps its queues in DIR/sqs (SQLite), beside DynamoDB
+    // Local's data, so what was queued or in flight survives a kill.
+    let sqsLocal: SqsLocal | undefined;
     const startSqs = async (): Promise<string> => {
       if (options.sqsEndpoint) return options.sqsEndpoint;
-      const sqs = await startSqsLocal();
+      const sqs = await startSqsLocal({ dataDir: options.persistDir ? join(options.persistDir, 'sqs') : undefined });
+      sqsLocal = sqs;
       cleanups.push(() => sqs.stop());
       return sqs.endpoint;
     };
@@ -158,7 +162,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     });
 
     const tableName = options.tableName ?? (options.persistDir ? 'sim-service' : `sim-service-${randomUUID().slice(0, 8)}`);
-    const queuePrefix = options.queuePrefix ?? `l${randomUUID().slice(0, 8)}-`;
+    // Persisted queues keep their names from run to run (the folder is this runtime's alone).
+    const queuePrefix = options.queuePrefix ?? (options.persistDir && sqsLocal ? '' : `l${randomUUID().slice(0, 8)}-`);
     const created = await createTable(dynamo, tableName);
     const seeded =
       created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
@@ -255,14 +260,18 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     for (const name of optionalVariables) delete process.env[name];
     Object.assign(process.env, env);
 
-    // Queues live in memory: what a killed runtime had queued for fulfilment is queued again
-    // from the persisted table, before any poller runs (local/redrive.ts).
-    const ownsPersistedTable = options.persistDir !== undefined && options.dynamodbEndpoint === undefined && !created;
-    const redriven = ownsPersistedTable
-      ? await redriveUnfinishedPayments({ dynamo, sqs, tableName, queueUrl: queues.fulfilment.url })
+    // A killed runtime's workers: their leases and in-flight messages are given back on the
+    // persisted table and queues before any poller runs (local/redrive.ts).
+    const ownsPersistedState = options.persistDir !== undefined && options.dynamodbEndpoint === undefined && sqsLocal !== undefined && !created;
+    const redriven = ownsPersistedState
+      ? await recoverStoppedWorkers({
+          dynamo,
+          tableName,
+          inFlightReleased: sqsLocal!.inFlightReleased,
+        })
       : undefined;
     if (redriven && !options.quiet) {
-      console.log(JSON.stringify({ level: 'INFO', message: 'unfinished payment events queued again', ...redriven }));
+      console.log(JSON.stringify({ level: 'INFO', message: 'work of a stopped runtime given back', ...redriven }));
     }
 
     const pollers = startPollers({

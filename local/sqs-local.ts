@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -10,13 +13,48 @@ import type { QueueName } from '../shared/topology/routes';
 /** A running SQS emulator (fauxqs, in-process). */
 export interface SqsLocal {
   endpoint: string;
+  /** With a data folder: messages that were in flight when the emulator last stopped, made visible at this start. */
+  inFlightReleased: number;
   stop(): Promise<void>;
 }
 
-/** Starts the fauxqs SQS emulator in this process on a free port. */
-export const startSqsLocal = async (): Promise<SqsLocal> => {
-  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
-  return { endpoint: server.address, stop: () => server.stop() };
+/**
+ * Makes every message that was in flight in fauxqs's data folder ready again, before the
+ * emulator loads it: the folder belongs to one runtime, and the workers that received those
+ * messages stopped with it, so nobody will delete them; otherwise each would stay invisible
+ * for its queue's whole visibility timeout (6 minutes for fulfilment). Redelivering it is
+ * what SQS itself does after the timeout. fauxqs (2.4.1, pinned) keeps its state in
+ * `fauxqs.db`, table `sqs_messages`; an in-flight message is one with a `receipt_handle`.
+ * (Its ChangeMessageVisibility does not find in-flight messages restored from the folder.)
+ */
+const releaseInFlight = (dataDir: string): number => {
+  const file = join(dataDir, 'fauxqs.db');
+  if (!existsSync(file)) return 0;
+  const db = new DatabaseSync(file);
+  try {
+    const { changes } = db
+      .prepare('UPDATE sqs_messages SET receipt_handle = NULL, visibility_deadline = NULL WHERE receipt_handle IS NOT NULL')
+      .run();
+    return Number(changes);
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * Starts the fauxqs SQS emulator in this process on a free port. With `dataDir` its queues
+ * and messages are kept in SQLite in that folder (node:sqlite) and restored by the next start
+ * on it, in-flight ones made visible at once (releaseInFlight); without, they live in memory.
+ */
+export const startSqsLocal = async (options: { dataDir?: string } = {}): Promise<SqsLocal> => {
+  const inFlightReleased = options.dataDir ? releaseInFlight(options.dataDir) : 0;
+  const server = await startFauxqs({
+    port: 0,
+    logger: false,
+    host: '127.0.0.1',
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
+  return { endpoint: server.address, inFlightReleased, stop: () => server.stop() };
 };
 
 /** URLs of one queue and its dead-letter queue. */

@@ -5,6 +5,7 @@
  * in the environment or a SEED_FILE is shown masked (`maskSecret`), so the banner can be
  * pasted or logged without leaking it.
  */
+import { join } from 'node:path';
 import { demoSeedFile } from './cli-options';
 import { demoCredentials } from './demo-credentials';
 import type { LocalRuntime } from './runtime';
@@ -75,7 +76,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
       ? [`  Functions           the stack's esbuild bundles (${Object.keys(runtime.bundles.files).length}, built in ${runtime.bundles.buildMs} ms) in ${runtime.bundles.dir}`]
       : []),
     `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
-    `  SQS emulator        ${runtime.sqsEndpoint}  queues in memory`,
+    `  SQS emulator        ${runtime.sqsEndpoint}  queues ${persistDir ? `kept in ${join(persistDir, 'sqs')}` : 'in memory'}`,
     `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,
     `  Webhook inbox       ${runtime.inbox.url}  (HTTPS; a callback_url that works as is; GET it to list what arrived)`,
     `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}${configured.EMAIL_OUTBOX_DIR !== undefined || persistDir ? '' : '  (this instance\'s own, removed when it stops)'}`,

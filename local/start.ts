@@ -11,7 +11,7 @@
  *
  *     npm start                      # PORT=3000, the demo seed, everything in memory
  *     PORT=0 npm start               # a free port
- *     npm start -- --persist DIR     # DynamoDB Local keeps its data in DIR
+ *     npm start -- --persist DIR     # DynamoDB Local's data and the queues kept in DIR
  *     npm start -- --bundled         # the functions from the esbuild bundles the stack deploys
  */
 import { resolve } from 'node:path';

@@ -28,7 +28,8 @@ export interface CheckoutDeps {
  * The deps of a checkout function, built once per container from its configuration (read at
  * init by defineFunction, shared/config/define-function.ts). The Stripe secret key is looked
  * up per request through getSecret, which caches Secrets Manager reads, so a key configured
- * or rotated later is picked up; the Stripe client itself is built once per key.
+ * or rotated later is picked up; the gateway is one plain HTTPS POST per payment intent
+ * (shared/adapters/stripe), so there is no client to build.
  */
 export const checkoutDeps = (config: FunctionConfig<'checkout-esim'>): CheckoutDeps => ({
   db: documentClient(config),

@@ -90,7 +90,8 @@ export const functionConfigs = {
   'checkout-physical': checkout,
   'checkout-iot': checkout,
   'stripe-webhook': {
-    ...tableVariables,
+    // No table: the webhook only verifies and queues (no DynamoDB client in its bundle).
+    ...awsVariables,
     /** FULFILMENT_QUEUE_URL: where verified payment events go (text, as CALLBACK_QUEUE_URL). */
     fulfilmentQueueUrl: required('FULFILMENT_QUEUE_URL', text),
   },

@@ -386,33 +386,6 @@ export interface FulfilmentEffectItem {
   detail?: Record<string, unknown>;
 }
 
-/** Where a payment event stands: queued and not finished, finished by the consumer, or given up (dead-letter queue). */
-export type PaymentEventStatus = 'unfinished' | 'finished' | 'dead_lettered';
-
-/**
- * A verified Stripe payment event the webhook queued for fulfilment (docs/fulfilment.md,
- * "The payment-event record"). Written before the message is sent; in the sparse GSI1
- * partition `PAYMENT_EVENTS#unfinished` until the consumer finishes it, so that the local
- * runtime can queue again what a crash lost (local/redrive.ts).
- */
-export interface PaymentEventItem {
-  PK: string; SK: string;
-  /** Only while `unfinished`. */
-  GSI1PK?: string; GSI1SK?: string;
-  type: 'payment_event';
-  event_id: string;
-  order_id: string;
-  status: PaymentEventStatus;
-  /** The fulfilment queue message, exactly as it was sent. */
-  message: string;
-  received_at: string;
-  finished_at?: string;
-  /** What the consumer did (ProcessOutcome), or the last error for `dead_lettered`. */
-  outcome?: string;
-  /** TTL (epoch seconds), set when finished. */
-  expires_at?: number;
-}
-
 /** The dispatch task of a B2 order: held SIMs assigned to the order, awaiting a person to post them. */
 export interface FulfilmentTaskItem {
   PK: string; SK: string; GSI1PK: string; GSI1SK: string;

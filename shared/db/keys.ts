@@ -30,11 +30,6 @@ export const key = {
   fulfilmentEffect: (orderId: string, effect: string) => ({ PK: `ORDER#${orderId}`, SK: `EFFECT#${effect}` }),
   /** The dispatch task of a B2 order (a person picks, assigns and posts the SIMs), in the order's partition. */
   fulfilmentTask: (orderId: string) => ({ PK: `ORDER#${orderId}`, SK: 'FULFILMENT_TASK' }),
-  /**
-   * A verified Stripe payment event the webhook put on the fulfilment queue, until the
-   * consumer has finished it (shared/fulfilment/payment-events.ts).
-   */
-  paymentEvent: (eventId: string) => ({ PK: `PAYMENT_EVENT#${eventId}`, SK: 'PAYMENT_EVENT' }),
   /** A top-up applied to a device by one line of one order. */
   deviceTopup: (iccid: string, orderId: string, lineIndex: number) => ({
     PK: `DEVICE#${iccid}`,
@@ -71,11 +66,6 @@ export const gsi1 = {
     GSI1PK: `FULFILMENT_TASKS#${status}`,
     GSI1SK: `${createdAt}#${orderId}`,
   }),
-  /** Payment events not yet finished by the fulfilment consumer, oldest first (a sparse index: removed when finished). */
-  unfinishedPaymentEvent: (receivedAt: string, eventId: string) => ({
-    GSI1PK: 'PAYMENT_EVENTS#unfinished',
-    GSI1SK: `${receivedAt}#${eventId}`,
-  }),
 };
 
 /** GSI1 partition values that are queried as a whole. */
@@ -85,8 +75,6 @@ export const gsi1Partition = {
   tokensOfUser: (userId: string) => `USER#${userId}`,
   accountByCustomerId: (customerId: string) => `STOREFRONT_CUSTOMER#${customerId}`,
   fulfilmentTasksByStatus: (status: string) => `FULFILMENT_TASKS#${status}`,
-  /** Every unfinished payment event (gsi1.unfinishedPaymentEvent). */
-  unfinishedPaymentEvents: 'PAYMENT_EVENTS#unfinished',
 };
 
 /** Sort-key prefixes queried with begins_with. */

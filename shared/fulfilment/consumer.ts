@@ -4,7 +4,6 @@ import type { RecordProcessor } from '../queues/consumer';
 import type { FulfilmentDeps } from './deps';
 import { errorSummary, logFulfilment } from './log';
 import { orderIdOfBody, parseFulfilmentMessage } from './message';
-import { closePaymentEvent } from './payment-events';
 import { processPaymentMessage } from './process';
 
 /** Where a failing message goes next: back to the queue, or (at the last receive) to the dead-letter queue. */
@@ -19,8 +18,6 @@ const nextStep = (record: SQSRecord): { receiveCount: number; maxReceiveCount: n
  * event. A message that fails is logged with its order id (beside the shared consumer's
  * line with the message id), its receive count and whether it goes back to the queue or, at
  * the last receive, to the dead-letter queue; then rethrown so that only it is retried.
- * The event's record (./payment-events.ts) is closed once the message is finished
- * (`finished` with the outcome) or given up at its last receive (`dead_lettered`).
  */
 export const fulfilmentRecordProcessor =
   (current: FulfilmentDeps): RecordProcessor =>
@@ -40,9 +37,6 @@ export const fulfilmentRecordProcessor =
     try {
       const outcome = await processPaymentMessage(current, message);
       logFulfilment('INFO', 'payment event processed', { orderId: message.order_id, eventId: message.event_id, type: message.type, outcome });
-      // Finished, whatever the outcome: the event's record leaves the unfinished index. A
-      // failure here retries the message, which then changes nothing but this record.
-      await closePaymentEvent(current, message.event_id, 'finished', outcome, current.now());
     } catch (error) {
       const step = nextStep(record);
       logFulfilment('ERROR', 'fulfilment failed', {
@@ -53,12 +47,6 @@ export const fulfilmentRecordProcessor =
         ...step,
         error: errorSummary(error),
       });
-      if (step.next === 'dead-letter queue') {
-        // Given up, as SQS will: a person redrives the dead-letter queue; nothing re-drives it by itself.
-        await closePaymentEvent(current, message.event_id, 'dead_lettered', errorSummary(error).message, current.now()).catch((closeError: unknown) =>
-          logFulfilment('ERROR', 'payment event record not closed', { eventId: message.event_id, error: errorSummary(closeError) }),
-        );
-      }
       throw error;
     }
   };

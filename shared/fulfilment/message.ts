@@ -27,8 +27,8 @@ const isPaymentEventType = (value: unknown): value is PaymentEventType =>
 
 /**
  * A Stripe object id as the fulfilment message carries it (event `evt_...`, payment intent
- * `pi_...`): 1 to 255 visible ASCII characters. Bounded and plain, so it fits any key
- * (PAYMENT_EVENT#<event id>), any log line and any SQS message.
+ * `pi_...`): 1 to 255 visible ASCII characters. Bounded and plain, so it fits any key,
+ * any log line and any SQS message.
  */
 export const isStripeId = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value);
 

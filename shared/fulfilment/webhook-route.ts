@@ -1,6 +1,5 @@
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
-import { documentClient } from '../db/client';
 import { header } from '../http/headers';
 import { ok } from '../http/responses';
 import { httpRoute } from '../http/route';
@@ -10,19 +9,17 @@ import { receiveStripeEvent, type WebhookDeps } from './webhook';
 /** The deps of the stripe-webhook function, from its configuration (read once at init). */
 export const webhookDeps = (config: FunctionConfig<'stripe-webhook'>): WebhookDeps => {
   const queue = sqsFulfilmentQueue(config, config.fulfilmentQueueUrl);
-  const events = { db: documentClient(config), tableName: config.tableName };
   return {
     webhookSecret: () => getSecret('STRIPE_WEBHOOK_SECRET'),
     queue: () => queue,
-    events: () => events,
   };
 };
 
 /**
  * POST /api/v1/webhooks/stripe — payment events from Stripe (docs/fulfilment.md). No service
  * token: Stripe signs the raw body, which is verified before anything is parsed (400
- * `invalid_signature`); payment events are recorded in the table and go to the fulfilment
- * queue; the answer is `{"received": true}`.
+ * `invalid_signature`); payment events go to the fulfilment queue, and nothing else (no
+ * table, so no DynamoDB client in the bundle); the answer is `{"received": true}`.
  */
 export const webhookRoute = (deps: WebhookDeps) =>
   httpRoute({}, async (event) => {

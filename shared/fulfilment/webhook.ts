@@ -1,6 +1,5 @@
 import { ApiError } from '../http/api-error';
 import { parseFulfilmentMessage } from './message';
-import { recordPaymentEvent, type PaymentEventStore } from './payment-events';
 import type { FulfilmentQueue } from './queue';
 import { verifyStripeSignature } from './stripe-signature';
 import { readPaymentEvent } from './stripe-event';
@@ -12,14 +11,12 @@ export const signatureToleranceSeconds = 300;
 export interface WebhookDeps {
   /** STRIPE_WEBHOOK_SECRET (`whsec_...`), undefined when not configured. */
   webhookSecret: () => Promise<string | undefined>;
-  /** The fulfilment queue, undefined when FULFILMENT_QUEUE_URL is not configured. */
-  queue: () => FulfilmentQueue | undefined;
   /**
-   * Where each queued event is first recorded as `unfinished` (./payment-events.ts), so that
-   * a message lost with its queue (the local runtime killed) can be queued again. The
-   * deployed function always gives it; absent, nothing is recorded.
+   * The fulfilment queue, undefined when FULFILMENT_QUEUE_URL is not configured. It is the
+   * only place a payment event is kept: SQS is durable when deployed, and the local runtime's
+   * queues survive a restart with `--persist` (local/sqs-local.ts).
    */
-  events?: () => PaymentEventStore;
+  queue: () => FulfilmentQueue | undefined;
 }
 
 /** One webhook request: the body exactly as Stripe sent it, and its Stripe-Signature header. */
@@ -93,10 +90,8 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
     // 500: Stripe retries the delivery until the queue is configured.
     throw new Error('FULFILMENT_QUEUE_URL is not configured; the payment event could not be queued');
   }
-  // Recorded before it is queued: a crash in between leaves an unfinished record (Stripe,
-  // without its 2xx, delivers again; the local runtime re-drives it at start).
-  const events = deps.events?.();
-  if (events) await recordPaymentEvent(events, message, JSON.stringify(message), new Date());
+  // Only queued, nothing written: a failure here is a 500, and Stripe, without its 2xx,
+  // delivers the event again.
   await queue.enqueue(message);
   log('INFO', 'payment event queued for fulfilment', { eventId, type, orderId, paymentIntentId });
   return { received: true };

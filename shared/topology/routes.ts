@@ -182,8 +182,8 @@ export const routes: RouteDefinition[] = [
     timeoutSeconds: 15,
   },
   // Payment events from Stripe (issue #6); docs/fulfilment.md. No service token: Stripe signs
-  // the raw body (Stripe-Signature), so the body is left unparsed. The route only verifies,
-  // records and enqueues; the fulfilment consumer does the rest.
+  // the raw body (Stripe-Signature), so the body is left unparsed. The route only verifies
+  // and enqueues; the fulfilment consumer does the rest.
   {
     name: 'stripe-webhook',
     method: 'POST',
@@ -191,8 +191,8 @@ export const routes: RouteDefinition[] = [
     handler: 'functions/stripe-webhook.ts',
     area: 'storefront',
     json: false,
-    // readWrite: each queued payment event is first recorded (PAYMENT_EVENT#, docs/fulfilment.md).
-    access: { table: 'readWrite', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
+    // No table: the queue is the only place a payment event is kept (docs/fulfilment.md).
+    access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
   },
 ];
 

@@ -49,7 +49,7 @@ export const fixtureRoutes: RouteDefinition[] = [
     handler,
     area: 'storefront',
     json: false,
-    access: { table: 'readWrite', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
+    access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
   },
   { name: 'list-plans', method: 'GET', path: '/api/v1/plans/', handler, area: 'storefront', json: false, access: { table: 'none' } },
   developerFallbackRoute,

@@ -288,8 +288,14 @@ describe('the service stack over a route table with every kind of row (dev)', ()
       expect(environmentOf(json, fn.id).TABLE_NAME, fn.name).toBeUndefined();
     }
     expect(functionsOf(synthesised).filter((candidate) => candidate.access.table === 'none').map((fn) => fn.name)).toEqual(
-      expect.arrayContaining(['default-fallback', 'list-plans']),
+      expect.arrayContaining(['default-fallback', 'list-plans', 'stripe-webhook']),
     );
+    // The real route table gives the webhook only its queue and its secret (docs/fulfilment.md).
+    expect(allRoutes().find((route) => route.name === 'stripe-webhook')!.access).toEqual({
+      table: 'none',
+      sendsTo: ['fulfilment'],
+      secrets: ['STRIPE_WEBHOOK_SECRET'],
+    });
   });
 
   it('lets a reading function query the table and its indexes but never write', () => {
