@@ -5,6 +5,7 @@
  * in the environment or a SEED_FILE is shown masked (`maskSecret`), so the banner can be
  * pasted or logged without leaking it.
  */
+import { checkoutExamples } from './checkout-examples';
 import { join } from 'node:path';
 import { demoSeedFile } from './cli-options';
 import { demoCredentials } from './demo-credentials';
@@ -60,9 +61,19 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
       : env.STRIPE_SECRET_KEY
     ? `configured (${configured.STRIPE_SECRET_KEY === undefined ? env.STRIPE_SECRET_KEY : maskSecret(env.STRIPE_SECRET_KEY)})${env.STRIPE_API_BASE ? ` against ${maskUrl(env.STRIPE_API_BASE)}` : ''}`
     : 'not configured (Area B checkouts answer 503 stripe_not_configured)';
+  const demoSeedInUse = seedSource === demoSeedFile && configured.STOREFRONT_SERVICE_TOKEN === undefined;
   const payLines =
     payments.mode === 'emulator'
       ? [
+          ...(demoSeedInUse
+            ? [
+                '  Check out (one per checkout, demo SKUs):',
+                ...checkoutExamples.map(
+                  ({ path, body }) =>
+                    `  curl -s -X POST -H ${quote(`Authorization: Bearer ${env.STOREFRONT_SERVICE_TOKEN ?? ''}`)} -H 'Content-Type: application/json' -d ${quote(JSON.stringify(body))} ${base}${path}`,
+                ),
+              ]
+            : []),
           '  Pay a checkout (its payment intent id is the part of client_secret before _secret_):',
           `  curl -s ${payments.apiBase}/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`,
           `  npm run pay -- ORDER_ID --base ${base}   (add --decline or --cancel)`,

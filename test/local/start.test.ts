@@ -203,6 +203,14 @@ describe('npm start', () => {
       statuses.push((await fetch(url!, { headers })).status);
     }
     expect(statuses).toEqual([200, 200, 404]);
+    // The banner's checkout examples each answer 201 (demo SKUs, the embedded Stripe emulator).
+    const checkouts = [...demo.stdout.matchAll(/^  curl -s -X POST -H '(Authorization: Bearer storefront[^']+)' -H 'Content-Type: application\/json' -d '([^']+)' (\S+)$/gm)];
+    expect(checkouts.map(([, , , url]) => new URL(url!).pathname)).toEqual(['/api/v1/checkout', '/api/v1/physical-checkout', '/api/v1/iot-physical-checkout']);
+    for (const [, authorization, body, url] of checkouts) {
+      const answer = await fetch(url!, { method: 'POST', headers: { Authorization: authorization!.slice('Authorization: '.length), 'Content-Type': 'application/json' }, body });
+      expect({ url, status: answer.status }).toEqual({ url, status: 201 });
+      expect(await answer.json()).toMatchObject({ order_id: expect.any(String), client_secret: expect.stringMatching(/^pi_\w+_secret_\w+$/), currency: 'GBP' });
+    }
     // The banner's SMS example sends to the webhook inbox, whose listing then shows the verified receipt.
     const sms = /^  curl -s -X POST -H '([^']+)' -H '([^']+)' -H 'Content-Type: application\/json' -d '([^']+)' (\S+)$/m.exec(demo.stdout);
     expect(sms).not.toBeNull();
