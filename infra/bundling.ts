@@ -45,10 +45,13 @@ export interface SideModule {
 
 /**
  * pdf-lib and its fonts (about 350 KiB of fulfil-order's 910 KiB) serve IoT invoices only:
- * shared/invoices/render-invoice.ts imports them from this file (issue #11).
+ * shared/invoices/render-invoice.ts imports them from invoice-pdf.mjs. The SNS client (about
+ * 21 KiB) serves the operations notifications of physical orders and reviews only:
+ * shared/adapters/notifications/sns-notifier.ts imports it from sns-publish.mjs (issue #11).
  */
 export const sideModules: SideModule[] = [
   { file: 'invoice-pdf.mjs', entry: 'shared/invoices/invoice-pdf.ts', define: 'INVOICE_PDF_FILE', handlers: ['functions/fulfil-order.ts'] },
+  { file: 'sns-publish.mjs', entry: 'shared/adapters/notifications/sns-publish.ts', define: 'SNS_PUBLISH_FILE', handlers: ['functions/fulfil-order.ts'] },
 ];
 
 /**
