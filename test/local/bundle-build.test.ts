@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -9,19 +8,13 @@ import { esbuildBuildOptions } from '../../infra/bundling';
 import { buildFunctionBundles, stackFunctions } from '../../local/bundle-build';
 import { handlerFile, importedHandlerFiles, loadHandler, repositoryRoot, useBundledHandlers } from '../../local/handler-loader';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { tempDirs } from '../support/temp-dirs';
 
 // The prefix matches the folders vitest.config.ts leaves to Node's own loader.
-const dirs: string[] = [];
-const bundleDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sim-service-bundles-test-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirs();
+const bundleDir = () => tempDir('sim-service-bundles-test-');
 
 afterEach(() => useBundledHandlers(undefined));
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 const probe = 'test/local/fixtures/bundle-probe-handler.ts';
 // What Node 24 itself puts on import.meta (vitest's module transform gives other keys).

@@ -1,24 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceFunction, type ServiceResources } from '../../infra/constructs/service-function';
 import { buildFunctionBundles, stackFunctions } from '../../local/bundle-build';
 import { repositoryRoot } from '../../local/handler-loader';
 import { decodeStackTrace, repositoryPath } from '../../scripts/decode-stack';
+import { tempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs();
 
 /**
  * Imports a bundle in a fresh node process with a function's environment as far as source
