@@ -111,7 +111,8 @@ export const createDeveloperConsole = (
       const match = route.path.exec(path);
       return match ? [{ route, params: match.slice(1).map((value) => decode(value ?? '')) }] : [];
     });
-    if (matching.length === 0) throw new ApiError(404, 'not_found', `The developer console has no page ${path}.`);
+    // The gateway's own 404 for an unknown `/_local/` path, as before the console was mounted.
+    if (matching.length === 0) throw new ApiError(404, 'not_found', 'Not found.');
     const found = matching.find(({ route }) => route.method === method || (route.method === 'GET' && method === 'HEAD'));
     if (!found) {
       const allowed = [...new Set(matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))].join(', ');

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeedFile } from '../../local/cli-options';
@@ -168,6 +169,49 @@ describe('the developer console in Chromium', () => {
       expect(JSON.parse((await delivery.locator('pre').first().textContent()) ?? '')).toMatchObject({ message_id: messageId, status: 'delivered' });
     });
   });
+  it('shows an e-mail dropped in the outbox as text, and its HTML body only in a script-less sandbox', async () => {
+    const name = '20990101T000000000Z-hostile-000000.eml';
+    writeFileSync(
+      join(runtime.env.EMAIL_OUTBOX_DIR!, name),
+      [
+        'From: "<b>Mallory</b>" <m@evil.example>',
+        'To: victim@example.com',
+        'Subject: <img src=x onerror="document.title=3">',
+        'Content-Type: multipart/alternative; boundary=b',
+        '',
+        '--b',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        '</pre><script>document.title=4</script>',
+        '--b',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<html><head><title>hostile</title></head><body><script>document.title="ran"</script><p>HTML body</p></body></html>',
+        '--b--',
+        '',
+      ].join('\r\n'),
+    );
+    await page.goto(runtime.consoleUrl);
+    const email = page.locator('#outbox article.email').filter({ hasText: 'victim@example.com' });
+    expect(await email.locator('h3').textContent()).toBe('<img src=x onerror="document.title=3">');
+    expect(await email.locator('dd').first().textContent()).toBe('"<b>Mallory</b>" <m@evil.example>');
+    expect(await email.locator('pre.email-text').textContent()).toBe('</pre><script>document.title=4</script>');
+    expect(await email.locator('details pre').textContent()).toContain('<script>document.title="ran"</script>');
+    expect(await page.locator('img[src="x"], main script, main b').count()).toBe(0);
+    expect(await page.title()).toBe('SIM service: local developer console');
+
+    // The HTML view: served with `Content-Security-Policy: sandbox`, so its script does not run.
+    const href = await email.getByRole('link', { name: 'view it in a sandbox' }).getAttribute('href');
+    const viewer = await browser.newPage();
+    const blocked: string[] = [];
+    viewer.on('console', (message) => blocked.push(message.text()));
+    const shown = await viewer.goto(`${runtime.baseUrl}${href}`);
+    expect(shown?.headers()['content-security-policy']).toBe("sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
+    expect(await viewer.locator('p').textContent()).toBe('HTML body');
+    expect(await viewer.title()).toBe('hostile');
+    expect(blocked.join('\n')).toContain("because the document's frame is sandboxed and the 'allow-scripts' permission is not set");
+    await viewer.close();
+  });
 });
 
 describe('the developer console over HTTP', () => {
@@ -257,7 +301,7 @@ describe('the developer console over HTTP', () => {
     const deletePage = await fetch(runtime.consoleUrl, { method: 'DELETE' });
     expect([deletePage.status, deletePage.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect(await errorOf(await fetch(`${runtime.baseUrl}/_local/no-such-page`))).toEqual({
-      status: 404, type: 'application/json', body: { detail: 'The developer console has no page /no-such-page.', code: 'not_found' },
+      status: 404, type: 'application/json', body: { detail: 'Not found.', code: 'not_found' },
     });
   });
 
