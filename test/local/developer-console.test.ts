@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,9 @@ const seed = JSON.parse(readFileSync(demoSeedFile, 'utf8')) as unknown;
 const credentials = demoCredentials(seed);
 const iotExample = checkoutExamples.find((example) => example.path === '/api/v1/iot-physical-checkout')!;
 
-/** Chromium as the issue fixes it: Debian's binary, no sandbox (CI runs as root), nothing fetched from the network. */
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or another binary named by CHROMIUM_PATH. */
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Headless, no sandbox (CI runs as root), nothing fetched from the network. */
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let runtime: LocalRuntime;
@@ -34,7 +36,10 @@ const db = documents();
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`The developer console test needs Chromium at ${chromiumPath}: apt-get install chromium (Debian), or set CHROMIUM_PATH.`);
+  }
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   page = await browser.newPage({ acceptDownloads: true });
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
