@@ -43,12 +43,18 @@ export const sendHtml = (response: ServerResponse, status: number, page: Html): 
 export const sendJson = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void =>
   send(response, status, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
 
+/** A browser navigating (following a link, submitting a console form): it shows a page, not JSON. */
+const browserNavigation = (request: IncomingMessage): boolean =>
+  request.headers['sec-fetch-dest'] === 'document' && (request.headers.accept ?? '').toLowerCase().includes('text/html');
+
 /**
- * An ApiError as the service renders every error: `{detail, code}` in JSON; to a browser that
- * asks for HTML (a console form), the same status, detail and code as a small page with a way back.
+ * An ApiError as the service renders every error: `{detail, code}` in JSON; to a browser
+ * navigating (a console form, a link: `Sec-Fetch-Dest: document` and an Accept with text/html),
+ * the same status, detail and code as a small page with a way back. Any other client, whatever
+ * its Accept header, gets JSON.
  */
 export const sendError = (request: IncomingMessage, response: ServerResponse, error: ApiError): void => {
-  if (!(request.headers.accept ?? '').toLowerCase().includes('text/html')) {
+  if (!browserNavigation(request)) {
     sendJson(response, error.status, { detail: error.detail, code: error.code, ...error.extra }, error.headers);
     return;
   }

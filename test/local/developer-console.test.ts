@@ -305,9 +305,13 @@ describe('the developer console over HTTP', () => {
     expect([get.status, get.headers.get('allow'), ((await get.json()) as { code: string }).code]).toEqual([405, 'POST', 'method_not_allowed']);
     const deletePage = await fetch(runtime.consoleUrl, { method: 'DELETE' });
     expect([deletePage.status, deletePage.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
-    expect(await errorOf(await fetch(`${runtime.baseUrl}/_local/no-such-page`))).toEqual({
+    expect(await errorOf(await fetch(`${runtime.baseUrl}/_local/no-such-page`, { headers: { Accept: 'text/html' } }))).toEqual({
       status: 404, type: 'application/json', body: { detail: 'Not found.', code: 'not_found' },
     });
+    // A browser navigating gets the same error as a page with a way back.
+    const navigated = await rawRequest(`${runtime.baseUrl}/_local/no-such-page`, { headers: ['Accept', 'text/html', 'Sec-Fetch-Dest', 'document'] });
+    expect([navigated.status, navigated.headers['content-type'], navigated.headers['content-security-policy']]).toEqual([404, 'text/html; charset=utf-8', pageSecurityPolicy]);
+    expect(navigated.body.toString('utf8')).toContain('<h1>404 <code>not_found</code></h1><p class="error-detail">Not found.</p><p><a href="/_local/">Back to the developer console</a></p>');
   });
 
   it('serves only outbox files by their plain names, attachments as downloads', async () => {
