@@ -121,6 +121,9 @@ describe('the developer console in Chromium', () => {
     expect(await invoice.count()).toBe(1);
     expect(await receipt.locator('dd').first().textContent()).toBe('Storefront <orders@storefront.invalid>');
     expect(await receipt.locator('pre.email-text').textContent()).toContain(orderId);
+    // The order's e-mail effects link to their e-mails on the page.
+    const receiptId = await receipt.getAttribute('id');
+    expect(await orderCard(orderId).getByRole('row').filter({ hasText: 'receipt_email' }).getByRole('link', { name: 'see the e-mail' }).getAttribute('href')).toBe(`#${receiptId}`);
 
     const link = invoice.getByRole('link', { name: `invoice-${orderId}.pdf` });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);

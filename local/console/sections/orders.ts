@@ -8,7 +8,8 @@
  * the outcome, so the page it returns to already tells it.
  */
 import { getOrder } from '../../../shared/checkout/orders';
-import type { OrderItem, OrderStatus } from '../../../shared/db/items';
+import { basename, dirname, resolve } from 'node:path';
+import type { FulfilmentEffectItem, OrderItem, OrderStatus } from '../../../shared/db/items';
 import { ApiError } from '../../../shared/http/api-error';
 import { pay } from '../../pay-cli';
 import type { PaymentIntent } from '../../stripe-emulator/intents';
@@ -20,6 +21,7 @@ import { consolePath } from '../page';
 import type { ConsoleSection, ConsoleView } from '../section';
 import type { ConsoleSources } from '../sources';
 import { definitions, empty, jsonBlock, shownOf, statusBadge } from './format';
+import { emailAnchor } from './outbox';
 
 /** Orders shown on the page (newest first). */
 export const ordersShown = 50;
@@ -94,10 +96,17 @@ ${actionable
 ${effects.length === 0
   ? empty('No fulfilment effects yet.')
   : html`<table class="effects"><thead><tr><th>Effect</th><th>Status</th><th>Completed</th><th>Detail</th></tr></thead><tbody>
-${effects.map((effect) => html`<tr><td><code>${effect.effect}</code></td><td>${statusBadge(effect.status)}</td><td>${effect.completed_at ?? ''}</td><td>${effect.detail ? jsonBlock(effect.detail) : ''}</td></tr>
+${effects.map((effect) => html`<tr><td><code>${effect.effect}</code>${emailLink(sources, effect)}</td><td>${statusBadge(effect.status)}</td><td>${effect.completed_at ?? ''}</td><td>${effect.detail ? jsonBlock(effect.detail) : ''}</td></tr>
 `)}</tbody></table>`}
 </article>
 `;
+};
+
+/** For an e-mail effect whose detail names its outbox file: a link to that e-mail on the page. */
+const emailLink = (sources: ConsoleSources, effect: FulfilmentEffectItem): Html | undefined => {
+  const file = effect.detail?.id;
+  if (typeof file !== 'string' || !file.endsWith('.eml') || dirname(file) !== resolve(sources.outboxDir)) return undefined;
+  return html`<br><a href="#${emailAnchor(basename(file))}">see the e-mail</a>`;
 };
 
 const waitForOutcome = async (sources: ConsoleSources, orderId: string, action: PaymentAction): Promise<OrderStatus | undefined> => {

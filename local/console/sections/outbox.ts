@@ -20,6 +20,9 @@ import { byteSize, definitions, empty, jsonBlock, shownOf } from './format';
 /** E-mails and notifications shown on the page (newest first). */
 export const outboxShown = 50;
 
+/** The id of an e-mail's article on the page (the orders section links its e-mail effects there). */
+export const emailAnchor = (fileName: string): string => `email-${fileName}`;
+
 /** A content type that may be sent as a header value as is; anything else is sent as application/octet-stream. */
 const safeContentType = (type: string): string => (/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type) ? type : 'application/octet-stream');
 
@@ -28,10 +31,10 @@ const partPath = (email: OutboxEmail, part: MessagePart) => `${consolePath}/outb
 const renderEmail = (email: OutboxEmail): Html => {
   const message = email.message;
   const raw = html`<a href="${consolePath}/outbox/${encodeURIComponent(email.name)}" download>${email.name}</a> (${byteSize(email.size)})`;
-  if (!message) return html`<article class="email"><p>${raw}: too large to show here; download it.</p></article>`;
+  if (!message) return html`<article class="email" id="${emailAnchor(email.name)}"><p>${raw}: too large to show here; download it.</p></article>`;
   const htmlPart = message.parts.find((part) => !part.attachment && part.contentType === 'text/html');
   const attachments = message.parts.filter((part) => part.attachment);
-  return html`<article class="email">
+  return html`<article class="email" id="${emailAnchor(email.name)}">
 <h3>${message.subject || '(no subject)'}</h3>
 ${definitions([
   ['From', message.from],
