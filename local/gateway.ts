@@ -41,8 +41,9 @@ export interface GatewayOptions {
   requestTimeoutMs?: number;
   /**
    * Local-only servers on the API's origin, by path prefix (e.g. `/_local/stripe`: the Stripe
-   * emulator). Every path under `/_local/` is answered here and never reaches a function; one
-   * that no mount serves is the gateway's JSON 404. The deployed stack has no such paths.
+   * emulator; `/_local`: the developer console). The longest matching prefix serves a path
+   * (localMountFor). Every path under `/_local/` is answered here and never reaches a function;
+   * one that no mount serves is the gateway's JSON 404. The deployed stack has no such paths.
    */
   localMounts?: Record<string, LocalMount>;
 }
@@ -52,6 +53,16 @@ export type LocalMount = (request: IncomingMessage, response: ServerResponse, pa
 
 /** The prefix of the local runtime's own paths, which the deployed stack never has. */
 export const localPathPrefix = '/_local';
+
+/**
+ * The mount that serves a path: the longest prefix that is the path itself or a whole leading
+ * segment run of it (`/_local/stripe/v1/...` goes to `/_local/stripe`, not to `/_local`, the
+ * developer console, whatever order the mounts were given in); undefined when none is.
+ */
+export const localMountFor = (mounts: string[], path: string): string | undefined =>
+  mounts
+    .filter((mount) => path === mount || path.startsWith(mount.endsWith('/') ? mount : `${mount}/`))
+    .sort((a, b) => b.length - a.length)[0];
 
 /** A running local API gateway. */
 export interface Gateway {
@@ -287,7 +298,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
   };
 
   const serveLocal = async (request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string, started: number) => {
-    const prefix = Object.keys(options.localMounts ?? {}).find((mount) => path === mount || path.startsWith(`${mount}/`));
+    const prefix = localMountFor(Object.keys(options.localMounts ?? {}), path);
     if (prefix) await options.localMounts![prefix]!(request, response, path.slice(prefix.length) || '/', rawQuery);
     else {
       await readBody(request);

@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { allRoutes, type QueueName, type RouteDefinition } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
+import { createDeveloperConsole } from './console';
+import { consolePath as developerConsolePath } from './console/page';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -78,6 +81,8 @@ export interface LocalRuntime {
   smsSimulatorUrl: string;
   /** The HTTPS webhook inbox (local/webhook-inbox.ts): a callback_url that works with no setup. */
   inbox: WebhookInbox;
+  /** The developer console's page (local/console): `{base}/_local/`. */
+  consoleUrl: string;
   /** Endpoints of the DynamoDB Local and SQS emulator in use. */
   dynamodbEndpoint: string;
   sqsEndpoint: string;
@@ -197,13 +202,30 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       stripeKey === ''
         ? createStripeEmulator({ webhookUrl: () => webhookUrl, webhookSecret: () => webhookSecret })
         : undefined;
+    // The developer console at {base}/_local/ (local/console), over this runtime's parts; the
+    // inbox and the base URL exist only once the gateway runs, hence the late bindings.
+    let inbox: WebhookInbox | undefined;
+    let baseUrl = '';
+    const developerConsole = createDeveloperConsole({
+      orders: { db: DynamoDBDocumentClient.from(dynamo), tableName },
+      outboxDir,
+      smsMessages: () => simulator.messages(),
+      inboxDeliveries: () => inbox?.deliveries() ?? [],
+      inboxUrl: () => inbox?.url,
+      stripe: () => emulator,
+      baseUrl: () => baseUrl,
+    });
     const gateway = await startGateway({
       port: options.port,
       quiet: options.quiet,
-      localMounts: emulator ? { '/_local/stripe': emulator.handle } : {},
+      localMounts: {
+        [developerConsolePath]: developerConsole.handle,
+        ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
+      },
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
+    baseUrl = gateway.baseUrl;
     if (emulator) {
       webhookUrl = `${gateway.baseUrl}/api/v1/webhooks/stripe`;
       // Stopped before the gateway: no retry is sent to a closing server.
@@ -212,10 +234,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
 
     // The webhook inbox: its own origin alone is exempt from the public-host rule, and its
     // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
-    const inbox = await startWebhookInbox({
+    inbox = await startWebhookInbox({
       secrets: () => (env.CALLBACK_SIGNING_SECRET ? customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
     });
-    cleanups.push(() => inbox.stop());
+    const runningInbox = inbox;
+    cleanups.push(() => runningInbox.stop());
     const trustFolder = mkdtempSync(join(tmpdir(), 'sim-service-trust-'));
     cleanups.push(() => rmSync(trustFolder, { recursive: true, force: true }));
     const trustedCaFile = join(trustFolder, 'trusted-ca.pem');
@@ -288,6 +311,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       queues,
       smsSimulatorUrl: simulator.url,
       inbox,
+      consoleUrl: `${gateway.baseUrl}${developerConsolePath}/`,
       dynamodbEndpoint,
       sqsEndpoint,
       seeded,

@@ -33,7 +33,10 @@ const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /** What the banner needs to know about this start. */
 export interface BannerInput {
-  runtime: Pick<LocalRuntime, 'baseUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'inbox' | 'env' | 'seeded' | 'bundles' | 'payments'>;
+  runtime: Pick<
+    LocalRuntime,
+    'baseUrl' | 'consoleUrl' | 'dynamodbEndpoint' | 'tableName' | 'sqsEndpoint' | 'smsSimulatorUrl' | 'inbox' | 'env' | 'seeded' | 'bundles' | 'payments'
+  >;
   seed: unknown;
   /** Where the seed came from (a path, or a note when there is none). */
   seedSource: string;
@@ -83,6 +86,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     '',
     'SIM service, local runtime',
     `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
+    `  Developer console   ${runtime.consoleUrl}  (open it in a browser: orders and their fulfilment, e-mails, SMS, webhooks${payments.mode === 'emulator' ? '; Pay / Decline / Cancel' : ''})`,
     ...(runtime.bundles
       ? [`  Functions           the stack's esbuild bundles (${Object.keys(runtime.bundles.files).length}, built in ${runtime.bundles.buildMs} ms) in ${runtime.bundles.dir}`]
       : []),

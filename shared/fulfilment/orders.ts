@@ -14,9 +14,9 @@ export interface OrderWithEffects {
 /**
  * The order and its effect records in one strongly consistent Query of the order's
  * partition (`PK = ORDER#<id>`: the order, `EFFECT#...` and the dispatch task); undefined
- * when there is no order.
+ * when there is no order. Needs only the table (the local developer console reads it too).
  */
-export const loadOrderWithEffects = async (deps: FulfilmentDeps, orderId: string): Promise<OrderWithEffects | undefined> => {
+export const loadOrderWithEffects = async (deps: Pick<FulfilmentDeps, 'db' | 'tableName'>, orderId: string): Promise<OrderWithEffects | undefined> => {
   let order: OrderItem | undefined;
   const effects = new Map<string, FulfilmentEffectItem>();
   for await (const page of queryPages(deps.db, {

@@ -192,6 +192,9 @@ describe('npm start', () => {
     // STRIPE_SECRET_KEY unset: the embedded Stripe emulator, on the API's origin, and how to pay.
     expect(demo.stdout).toContain(`  Stripe                    the embedded emulator at ${demoUrl}/_local/stripe (STRIPE_SECRET_KEY unset;`);
     expect(demo.stdout).toContain(`  curl -s ${demoUrl}/_local/stripe/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`);
+    // The developer console's URL (issue #12 point 4), and the page answers there.
+    expect(demo.stdout).toContain(`  Developer console   ${demoUrl}/_local/  (open it in a browser:`);
+    expect(tiny.stdout).toContain(`  Developer console   ${tinyUrl}/_local/  (open it in a browser:`);
     expect(demo.stdout).toMatch(/curl -s -H 'Authorization: Bearer bearer_\S+' -H 'X-Customer-API-Key: devkey_\S+' http:\S+\/developer\/api\/sims\//);
     expect(tiny.stdout).toContain(`curl -s -i ${tinyUrl}/no-such-path`);
     // The banner's example requests work against the demo seed.
@@ -206,11 +209,19 @@ describe('npm start', () => {
     // The banner's checkout examples each answer 201 (demo SKUs, the embedded Stripe emulator).
     const checkouts = [...demo.stdout.matchAll(/^  curl -s -X POST -H '(Authorization: Bearer storefront[^']+)' -H 'Content-Type: application\/json' -d '([^']+)' (\S+)$/gm)];
     expect(checkouts.map(([, , , url]) => new URL(url!).pathname)).toEqual(['/api/v1/checkout', '/api/v1/physical-checkout', '/api/v1/iot-physical-checkout']);
+    const orderIds: string[] = [];
     for (const [, authorization, body, url] of checkouts) {
       const answer = await fetch(url!, { method: 'POST', headers: { Authorization: authorization!.slice('Authorization: '.length), 'Content-Type': 'application/json' }, body });
       expect({ url, status: answer.status }).toEqual({ url, status: 201 });
-      expect(await answer.json()).toMatchObject({ order_id: expect.any(String), client_secret: expect.stringMatching(/^pi_\w+_secret_\w+$/), currency: 'GBP' });
+      const created = (await answer.json()) as { order_id: string };
+      expect(created).toMatchObject({ order_id: expect.any(String), client_secret: expect.stringMatching(/^pi_\w+_secret_\w+$/), currency: 'GBP' });
+      orderIds.push(created.order_id);
     }
+    // The developer console lists them, each with its Pay button.
+    const consolePage = await fetch(`${demoUrl}/_local/`);
+    expect([consolePage.status, consolePage.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const consoleHtml = await consolePage.text();
+    for (const orderId of orderIds) expect(consoleHtml).toContain(`<form method="post" action="/_local/orders/${orderId}/pay">`);
     // The banner's SMS example sends to the webhook inbox, whose listing then shows the verified receipt.
     const sms = /^  curl -s -X POST -H '([^']+)' -H '([^']+)' -H 'Content-Type: application\/json' -d '([^']+)' (\S+)$/m.exec(demo.stdout);
     expect(sms).not.toBeNull();

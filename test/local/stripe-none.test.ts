@@ -30,4 +30,22 @@ describe('STRIPE_SECRET_KEY=none', () => {
     const response = await fetch(`${runtime.baseUrl}/_local/stripe/v1/payment_intents`);
     expect({ status: response.status, body: await response.json() }).toEqual({ status: 404, body: { detail: 'Not found.', code: 'not_found' } });
   });
+
+  it('shows the developer console without Pay buttons: no form, so no token, and a POST is refused', async () => {
+    const page = await fetch(`${runtime.baseUrl}/_local/`);
+    const html = await page.text();
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(html).toContain('No Pay buttons: STRIPE_SECRET_KEY is set, so this runtime does not run the Stripe emulator.');
+    const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
+    expect(token).toBeUndefined();
+    const action = await fetch(`${runtime.baseUrl}/_local/orders/00000000-0000-4000-8000-000000000000/pay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: runtime.baseUrl },
+      body: 'token=anything',
+    });
+    expect({ status: action.status, body: await action.json() }).toEqual({
+      status: 403,
+      body: { detail: "The form token is missing or not this console's: reload the console and try again.", code: 'invalid_form_token' },
+    });
+  });
 });

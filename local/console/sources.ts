@@ -1,0 +1,23 @@
+/** Where the developer console reads what it shows: the local runtime's parts, read fresh on every page view. */
+import type { InboxDelivery } from '../webhook-inbox';
+import type { SimulatedMessage } from '../sms-simulator';
+import type { StripeEmulator } from '../stripe-emulator';
+import type { OrderSource } from './orders';
+
+/** The local runtime as the console sees it (local/runtime.ts builds it). */
+export interface ConsoleSources {
+  /** The table (orders and their fulfilment effects). */
+  orders: OrderSource;
+  /** EMAIL_OUTBOX_DIR: `.eml` files, and operations notifications under `operations/`. */
+  outboxDir: string;
+  /** What the SMS simulator was handed, oldest first (empty when SMS_PROVIDER_URL is another provider). */
+  smsMessages(): SimulatedMessage[];
+  /** What the webhook inbox received, newest first. */
+  inboxDeliveries(): InboxDelivery[];
+  /** The inbox's URL (a callback_url that works as is), once it runs. */
+  inboxUrl(): string | undefined;
+  /** The embedded Stripe emulator, or undefined when STRIPE_SECRET_KEY is set (`none` or a key): then no Pay buttons. */
+  stripe(): StripeEmulator | undefined;
+  /** The API's base URL (`http://127.0.0.1:3000`): the console pays through `{base}/_local/stripe`, as `npm run pay` does. */
+  baseUrl(): string;
+}

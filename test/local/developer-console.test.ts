@@ -1,0 +1,337 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { demoSeedFile } from '../../local/cli-options';
+import { demoCredentials } from '../../local/demo-credentials';
+import { checkoutExamples } from '../../local/checkout-examples';
+import type { LocalRuntime } from '../../local/runtime';
+import { localSecretKey } from '../../local/stripe-emulator';
+import { pageSecurityPolicy } from '../../local/console/http';
+import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
+import { startTestRuntime } from '../support/runtime';
+import { eventually } from './eventually';
+import { rawRequest } from './http-client';
+
+// The developer console (issue #12 point 4) end to end in headless Chromium (Debian's
+// `chromium`, driven by playwright-core; .ci/run installs it): a checkout over the API, then
+// Pay, Decline and Cancel on the page, the receipt and invoice e-mails and the PDF download,
+// the SMS simulator and the webhook inbox; and, over plain HTTP, the console's headers, its
+// errors and its protections. STRIPE_SECRET_KEY unset: the runtime runs the Stripe emulator.
+const seed = JSON.parse(readFileSync(demoSeedFile, 'utf8')) as unknown;
+const credentials = demoCredentials(seed);
+const iotExample = checkoutExamples.find((example) => example.path === '/api/v1/iot-physical-checkout')!;
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or another binary named by CHROMIUM_PATH. */
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Headless, no sandbox (CI runs as root), nothing fetched from the network. */
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let runtime: LocalRuntime;
+let browser: Browser;
+let page: Page;
+/** What the page reported as an error (console errors, uncaught exceptions, CSP violations): must stay empty. */
+const pageErrors: string[] = [];
+const db = documents();
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } });
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`The developer console test needs Chromium at ${chromiumPath}: apt-get install chromium (Debian), or set CHROMIUM_PATH.`);
+  }
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  page = await browser.newPage({ acceptDownloads: true });
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.stop();
+  db.destroy();
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+/** An IoT contract checkout (B3: a PDF invoice after payment) over the API; `fields` override the demo body. */
+const checkoutIot = async (fields: Record<string, unknown> = {}): Promise<string> => {
+  const answer = await post(runtime.baseUrl, iotExample.path, { ...iotExample.body, ...fields });
+  expect(answer.status, answer.text).toBe(201);
+  return (answer.body as { order_id: string }).order_id;
+};
+
+const orderCard = (orderId: string) => page.locator(`article#order-${orderId}`);
+
+/** Reloads the console until `check` passes (fulfilment is asynchronous). */
+const onConsole = (check: () => Promise<void>, timeoutMs = 20_000) =>
+  eventually(async () => {
+    await page.goto(runtime.consoleUrl);
+    await check();
+  }, timeoutMs, 200);
+
+const formToken = async (): Promise<string> => {
+  const html = await (await fetch(runtime.consoleUrl)).text();
+  return /name="token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+};
+
+/** A console action as a form POST from the console's own origin. */
+const postAction = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${runtime.baseUrl}/_local${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: runtime.baseUrl, ...headers },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  });
+
+const errorOf = async (response: Response) => ({
+  status: response.status,
+  type: response.headers.get('content-type'),
+  body: (await response.json()) as unknown,
+});
+
+describe('the developer console in Chromium', () => {
+  it('pays a B3 checkout on the page: the receipt and the invoice appear, and the PDF downloads', async () => {
+    const orderId = await checkoutIot({ customer_email: 'console-pay@fleet.example.com' });
+    await page.goto(runtime.consoleUrl);
+    expect(await page.title()).toBe('SIM service: local developer console');
+    await expect.poll(() => orderCard(orderId).locator('.status').first().textContent()).toBe('pending');
+    expect(await orderCard(orderId).locator('button').allTextContents()).toEqual(['Pay', 'Decline', 'Cancel']);
+
+    await Promise.all([page.waitForURL(`${runtime.consoleUrl}#order-${orderId}`), orderCard(orderId).getByRole('button', { name: 'Pay' }).click()]);
+    expect(await page.locator('#activity li').first().textContent()).toMatch(
+      new RegExp(`Paid order ${orderId} \\(pi_\\w+\\): succeeded \\(HTTP 200\\); the order is fulfilled\\.$`),
+    );
+
+    await onConsole(async () => {
+      expect(await orderCard(orderId).locator('h3 .status').textContent()).toBe('fulfilled');
+      const effects = await orderCard(orderId).locator('table.effects tbody tr').evaluateAll((rows) =>
+        rows.map((row) => [row.querySelector('td code')?.textContent, row.querySelector('td .status')?.textContent]),
+      );
+      expect(effects).toEqual(expect.arrayContaining([['account', 'done'], ['receipt_email', 'done'], ['invoice_email', 'done']]));
+      expect(await orderCard(orderId).locator('button').count()).toBe(0);
+    });
+    const emails = page.locator('#outbox article.email');
+    const receipt = emails.filter({ has: page.getByRole('heading', { name: `Your receipt for order ${orderId}` }) });
+    const invoice = emails.filter({ has: page.getByRole('heading', { name: new RegExp(`^Invoice .* for order ${orderId}$`) }) });
+    expect(await receipt.count()).toBe(1);
+    expect(await invoice.count()).toBe(1);
+    expect(await receipt.locator('dd').first().textContent()).toBe('Storefront <orders@storefront.invalid>');
+    expect(await receipt.locator('pre.email-text').textContent()).toContain(orderId);
+    // The order's e-mail effects link to their e-mails on the page.
+    const receiptId = await receipt.getAttribute('id');
+    expect(await orderCard(orderId).getByRole('row').filter({ hasText: 'receipt_email' }).getByRole('link', { name: 'see the e-mail' }).getAttribute('href')).toBe(`#${receiptId}`);
+
+    const link = invoice.getByRole('link', { name: `invoice-${orderId}.pdf` });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(`invoice-${orderId}.pdf`);
+    const pdf = readFileSync(await download.path());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((await readOrder(db, runtime.tableName, orderId))?.status).toBe('fulfilled');
+  });
+
+  it('declines, then cancels an order on the page, and shows the buyer\'s markup as text', async () => {
+    const hostile = '<img src=x onerror="document.title=1">';
+    const orderId = await checkoutIot({
+      customer_email: 'console-decline@fleet.example.com',
+      customer_first_name: hostile,
+      company_name: '<script>document.title=2</script>',
+    });
+    await page.goto(runtime.consoleUrl);
+    await Promise.all([page.waitForURL(`${runtime.consoleUrl}#order-${orderId}`), orderCard(orderId).getByRole('button', { name: 'Decline' }).click()]);
+    expect(await orderCard(orderId).locator('h3 .status').textContent()).toBe('payment_failed');
+    expect(await page.locator('#activity li').first().textContent()).toMatch(
+      new RegExp(`Declined order ${orderId} \\(pi_\\w+\\): card_declined \\(HTTP 402\\); the order is payment_failed\\.$`),
+    );
+    // A declined payment may still be paid or cancelled.
+    expect(await orderCard(orderId).locator('button').allTextContents()).toEqual(['Pay', 'Decline', 'Cancel']);
+    expect(await orderCard(orderId).textContent()).toContain(`${hostile} Fleet`);
+    expect(await orderCard(orderId).textContent()).toContain('<script>document.title=2</script>');
+    expect(await page.locator('img[src="x"], main script').count()).toBe(0);
+
+    await Promise.all([page.waitForURL(`${runtime.consoleUrl}#order-${orderId}`), orderCard(orderId).getByRole('button', { name: 'Cancel' }).click()]);
+    expect(await orderCard(orderId).locator('h3 .status').textContent()).toBe('cancelled');
+    expect(await orderCard(orderId).locator('button').count()).toBe(0);
+    expect(await page.title()).toBe('SIM service: local developer console');
+    expect((await readOrder(db, runtime.tableName, orderId))?.status).toBe('cancelled');
+  });
+
+  it('shows an SMS handed to the simulator with its receipt, and the signed delivery in the webhook inbox', async () => {
+    const message = `Console check <b>${Date.now()}</b>`;
+    const sent = await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.iccid}/sms/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${credentials.bearerToken}`, 'X-Customer-API-Key': credentials.apiKey!, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message, callback_url: runtime.inbox.url }),
+    });
+    expect(sent.status).toBe(202);
+    const { message_id: messageId } = (await sent.json()) as { message_id: string };
+    await onConsole(async () => {
+      const row = page.locator('#sms tbody tr').filter({ hasText: messageId });
+      expect(await row.locator('pre').textContent()).toBe(message);
+      expect(await row.locator('.status').allTextContents()).toEqual(['delivered', 'posted']);
+      const delivery = page.locator('#inbox article.delivery').filter({ hasText: messageId });
+      expect(await delivery.locator('dd .status').textContent()).toBe('verified');
+      expect(JSON.parse((await delivery.locator('pre').first().textContent()) ?? '')).toMatchObject({ message_id: messageId, status: 'delivered' });
+    });
+  });
+  it('shows an e-mail dropped in the outbox as text, and its HTML body only in a script-less sandbox', async () => {
+    const name = '20990101T000000000Z-hostile-000000.eml';
+    writeFileSync(
+      join(runtime.env.EMAIL_OUTBOX_DIR!, name),
+      [
+        'From: "<b>Mallory</b>" <m@evil.example>',
+        'To: victim@example.com',
+        'Subject: <img src=x onerror="document.title=3">',
+        'Content-Type: multipart/alternative; boundary=b',
+        '',
+        '--b',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        '</pre><script>document.title=4</script>',
+        '--b',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<html><head><title>hostile</title></head><body><script>document.title="ran"</script><p>HTML body</p></body></html>',
+        '--b--',
+        '',
+      ].join('\r\n'),
+    );
+    await page.goto(runtime.consoleUrl);
+    const email = page.locator('#outbox article.email').filter({ hasText: 'victim@example.com' });
+    expect(await email.locator('h3').textContent()).toBe('<img src=x onerror="document.title=3">');
+    expect(await email.locator('dd').first().textContent()).toBe('"<b>Mallory</b>" <m@evil.example>');
+    expect(await email.locator('pre.email-text').textContent()).toBe('</pre><script>document.title=4</script>');
+    expect(await email.locator('details pre').textContent()).toContain('<script>document.title="ran"</script>');
+    expect(await page.locator('img[src="x"], main script, main b').count()).toBe(0);
+    expect(await page.title()).toBe('SIM service: local developer console');
+
+    // The HTML view: served with `Content-Security-Policy: sandbox`, so its script does not run.
+    const href = await email.getByRole('link', { name: 'view it in a sandbox' }).getAttribute('href');
+    const viewer = await browser.newPage();
+    const blocked: string[] = [];
+    viewer.on('console', (message) => blocked.push(message.text()));
+    const shown = await viewer.goto(`${runtime.baseUrl}${href}`);
+    expect(shown?.headers()['content-security-policy']).toBe("sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
+    expect(await viewer.locator('p').textContent()).toBe('HTML body');
+    expect(await viewer.title()).toBe('hostile');
+    expect(blocked.join('\n')).toContain("because the document's frame is sandboxed and the 'allow-scripts' permission is not set");
+    await viewer.close();
+  });
+});
+
+describe('the developer console over HTTP', () => {
+  it('answers its page with a strict Content-Security-Policy and no framing', async () => {
+    const response = await fetch(runtime.consoleUrl);
+    expect(response.status).toBe(200);
+    expect(Object.fromEntries(['content-type', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cache-control'].map((name) => [name, response.headers.get(name)]))).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'same-origin',
+      'cache-control': 'no-store',
+    });
+    expect(pageSecurityPolicy).toBe(response.headers.get('content-security-policy'));
+    const bare = await fetch(`${runtime.baseUrl}/_local`);
+    expect([bare.status, bare.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  });
+
+  it('never answers under /developer/api/ or /api/v1/: those stay JSON', async () => {
+    for (const path of ['/developer/api/_local/', '/developer/api/_local', '/api/v1/_local/', '/api/v1/_local', '/developer/api/', '/api/v1/']) {
+      const response = await fetch(`${runtime.baseUrl}${path}`, { headers: { Accept: 'text/html' } });
+      const body = (await response.json()) as { code?: unknown; detail?: unknown };
+      expect({ path, status: response.status, type: response.headers.get('content-type') }).toMatchObject({ path, type: 'application/json' });
+      expect(typeof body.code, path).toBe('string');
+      expect(typeof body.detail, path).toBe('string');
+    }
+  });
+
+  it('leaves /_local/stripe to the Stripe emulator (the longest mount wins)', async () => {
+    const response = await fetch(`${runtime.baseUrl}/_local/stripe/v1/payment_intents/pi_missing`, { headers: { Authorization: `Bearer ${localSecretKey}` } });
+    expect(await errorOf(response)).toMatchObject({
+      status: 404,
+      type: 'application/json',
+      body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'intent' } },
+    });
+  });
+
+  it('refuses a POST from another origin, without the form token, or to another host', async () => {
+    const orderId = await checkoutIot({ customer_email: 'console-csrf@fleet.example.com' });
+    const token = await formToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(await errorOf(await postAction(`/orders/${orderId}/pay`, { token }, { Origin: 'https://evil.example' }))).toEqual({
+      status: 403, type: 'application/json', body: { detail: "Console actions are accepted from the console's own pages only.", code: 'cross_site_request' },
+    });
+    expect(await errorOf(await postAction(`/orders/${orderId}/pay`, { token }, { 'Sec-Fetch-Site': 'cross-site' }))).toMatchObject({
+      status: 403, body: { code: 'cross_site_request' },
+    });
+    for (const form of [{}, { token: `${token}x` }, { token: 'x' }] as Array<Record<string, string>>) {
+      expect(await errorOf(await postAction(`/orders/${orderId}/pay`, form))).toEqual({
+        status: 403, type: 'application/json', body: { detail: "The form token is missing or not this console's: reload the console and try again.", code: 'invalid_form_token' },
+      });
+    }
+    const rebound = await rawRequest(`${runtime.baseUrl}/_local/`, { headers: ['Host', 'attacker.example:80'] });
+    expect({ status: rebound.status, body: rebound.json() }).toEqual({
+      status: 403, body: { detail: 'The developer console answers only on 127.0.0.1, localhost or [::1].', code: 'host_not_allowed' },
+    });
+    expect((await readOrder(db, runtime.tableName, orderId))?.status).toBe('pending');
+  });
+
+  it('answers bad input to its actions with a JSON error, never a 5xx', async () => {
+    const token = await formToken();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await errorOf(await postAction(`/orders/${unknown}/pay`, { token }))).toEqual({
+      status: 404, type: 'application/json', body: { detail: `There is no order "${unknown}".`, code: 'order_not_found' },
+    });
+    expect(await errorOf(await postAction('/orders/not-an-id/cancel', { token }))).toMatchObject({ status: 404, body: { code: 'order_not_found' } });
+    expect(await errorOf(await postAction(`/orders/${unknown}/refund`, { token }))).toMatchObject({ status: 404, body: { code: 'not_found' } });
+
+    const paid = await checkoutIot({ customer_email: 'console-twice@fleet.example.com' });
+    const first = await postAction(`/orders/${paid}/pay`, { token }, { Accept: 'application/json' });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ order_id: paid, action: 'pay', stripe_status: 200, outcome: 'succeeded', order_status: 'fulfilled' });
+    expect(await errorOf(await postAction(`/orders/${paid}/cancel`, { token }))).toMatchObject({
+      status: 409, type: 'application/json', body: { code: 'order_not_payable' },
+    });
+
+    const wrongType = await fetch(`${runtime.baseUrl}/_local/orders/${paid}/pay`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Origin: runtime.baseUrl }, body: JSON.stringify({ token }),
+    });
+    expect(await errorOf(wrongType)).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
+    expect(await errorOf(await postAction(`/orders/${paid}/pay`, { token, padding: 'x'.repeat(20_000) }))).toMatchObject({
+      status: 413, body: { code: 'payload_too_large' },
+    });
+    const get = await fetch(`${runtime.baseUrl}/_local/orders/${paid}/pay`);
+    expect([get.status, get.headers.get('allow'), ((await get.json()) as { code: string }).code]).toEqual([405, 'POST', 'method_not_allowed']);
+    const deletePage = await fetch(runtime.consoleUrl, { method: 'DELETE' });
+    expect([deletePage.status, deletePage.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect(await errorOf(await fetch(`${runtime.baseUrl}/_local/no-such-page`, { headers: { Accept: 'text/html' } }))).toEqual({
+      status: 404, type: 'application/json', body: { detail: 'Not found.', code: 'not_found' },
+    });
+    // A browser navigating gets the same error as a page with a way back.
+    const navigated = await rawRequest(`${runtime.baseUrl}/_local/no-such-page`, { headers: ['Accept', 'text/html', 'Sec-Fetch-Dest', 'document'] });
+    expect([navigated.status, navigated.headers['content-type'], navigated.headers['content-security-policy']]).toEqual([404, 'text/html; charset=utf-8', pageSecurityPolicy]);
+    expect(navigated.body.toString('utf8')).toContain('<h1>404 <code>not_found</code></h1><p class="error-detail">Not found.</p><p><a href="/_local/">Back to the developer console</a></p>');
+  });
+
+  it('serves only outbox files by their plain names, attachments as downloads', async () => {
+    for (const name of ['..%2F..%2Fetc%2Fpasswd', '.hidden.eml', 'x.txt', '%E0%A4%A']) {
+      const answer = await errorOf(await fetch(`${runtime.baseUrl}/_local/outbox/${name}`));
+      expect(answer.status, name).toBe(404);
+      expect((answer.body as { code: string }).code, name).toMatch(/^(outbox_file_not_found|not_found)$/);
+    }
+    const page = await (await fetch(runtime.consoleUrl)).text();
+    const pdfLink = /href="(\/_local\/outbox\/[^"]+\/parts\/(\d+))" download="invoice-[^"]+\.pdf"/.exec(page);
+    expect(pdfLink).not.toBeNull();
+    const pdf = await fetch(`${runtime.baseUrl}${pdfLink![1]}`);
+    expect([pdf.status, pdf.headers.get('content-type'), pdf.headers.get('content-disposition')?.startsWith('attachment; filename="invoice-')]).toEqual([
+      200, 'application/pdf', true,
+    ]);
+    expect(pdf.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    const missingPart = pdfLink![1]!.replace(/\/parts\/\d+$/, '/parts/99');
+    expect(await errorOf(await fetch(`${runtime.baseUrl}${missingPart}`))).toMatchObject({ status: 404, body: { code: 'outbox_part_not_found' } });
+  });
+});
