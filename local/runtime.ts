@@ -11,6 +11,7 @@ import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startGateway } from './gateway';
+import { referenceMounts } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
@@ -200,7 +201,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const gateway = await startGateway({
       port: options.port,
       quiet: options.quiet,
-      localMounts: emulator ? { '/_local/stripe': emulator.handle } : {},
+      localMounts: { ...referenceMounts(), ...(emulator ? { '/_local/stripe': emulator.handle } : {}) },
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
