@@ -10,7 +10,7 @@ import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
-import { startGateway } from './gateway';
+import { startGateway, type GatewayOptions } from './gateway';
 import { referenceMounts } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
@@ -57,6 +57,8 @@ export interface LocalRuntimeOptions {
    * (bench/baselines/one-call-handler.ts). `npm start` and the tests never pass any.
    */
   benchRoutes?: RouteDefinition[];
+  /** Sees every answer of the gateway (startGateway's onAnswer): the tests check each against docs/openapi.json. */
+  onAnswer?: GatewayOptions['onAnswer'];
 }
 
 /**
@@ -202,6 +204,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       port: options.port,
       quiet: options.quiet,
       localMounts: { ...referenceMounts(), ...(emulator ? { '/_local/stripe': emulator.handle } : {}) },
+      ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
