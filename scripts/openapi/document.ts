@@ -120,7 +120,7 @@ const errorResponse = (audience: Audience, status: number, names: ErrorCodeName[
     headers: headersFor(audience, status),
     content: {
       'application/json': {
-        schema: { allOf: [{ $ref: componentRef(base) }, { properties: { code: { enum: codes } } }] },
+        schema: { allOf: [{ $ref: componentRef(base) }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
         examples: Object.fromEntries(
           names.map((name) => {
             const entry = errorCodes[name] as ErrorCode;
