@@ -69,10 +69,14 @@ const documentPathOf = (path: string): string | undefined =>
     }
   });
 
-/** Every error code the document names. */
+/** Every error code the document names (the enums of the error answers); never empty. */
 const documentedCodes = new Set(
-  [...JSON.stringify(openApiDocument).matchAll(/"code":\{"enum":\[([^\]]*)\]/g)].flatMap((match) => JSON.parse(`[${match[1]}]`) as string[]),
+  [...JSON.stringify(openApiDocument).matchAll(/"code":\{"type":"string","enum":\[([^\]]*)\]/g)].flatMap(
+    (match) => JSON.parse(`[${match[1]}]`) as string[],
+  ),
 );
+
+if (documentedCodes.size === 0) throw new Error('test/support/contract.ts found no error code enum in docs/openapi.json');
 
 const headerValue = (headers: GatewayAnswerRecord['headers'], name: string): string | undefined => {
   const value = headers[name.toLowerCase()];
@@ -154,9 +158,14 @@ export const contractProblems = (answer: GatewayAnswerRecord): string[] => {
 };
 
 const violations: string[] = [];
+let checked = 0;
+
+/** How many answers recordAnswer has checked in this process (so a test can see the check ran). */
+export const answersChecked = (): number => checked;
 
 /** The gateway's onAnswer of the test runtimes: checks the answer and records what is wrong. */
 export const recordAnswer = (answer: GatewayAnswerRecord): void => {
+  checked += 1;
   const problems = contractProblems(answer);
   if (problems.length === 0) return;
   const body = answer.body.toString('utf8');
