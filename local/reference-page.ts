@@ -68,9 +68,22 @@ const notFound = (response: Parameters<LocalMount>[1]) =>
   send(response, 404, 'application/json', JSON.stringify({ detail: 'Not found.', code: 'not_found' }));
 
 /**
+ * The document as this runtime serves it: the first server (the local runtime's default
+ * address) becomes the origin the page was loaded from, so the page's examples and its test
+ * requests reach this very runtime, whatever its port. Everything else is the committed file.
+ */
+export const withLocalServer = (json: string, host: string | undefined): Record<string, unknown> => {
+  const document = JSON.parse(json) as { servers: { url: string; description?: string }[] };
+  if (!host) return document;
+  const [, ...others] = document.servers;
+  return { ...document, servers: [{ url: `http://${host}`, description: 'This local runtime.' }, ...others] };
+};
+
+/**
  * The local runtime's mounts: `/_local/docs` (the page; `/_local/docs/` and
  * `/_local/docs/index.html` too, and the script beside it) and `/_local/openapi.json` (the
- * committed document, read at each request so a regenerated one is served at once).
+ * committed document with this runtime as its first server, read at each request so a
+ * regenerated one is served at once).
  */
 export const referenceMounts = (): Record<string, LocalMount> => ({
   '/_local/docs': async (request, response, path) => {
@@ -86,6 +99,6 @@ export const referenceMounts = (): Record<string, LocalMount> => ({
   '/_local/openapi.json': async (request, response, path) => {
     request.resume();
     if (path !== '/') return notFound(response);
-    send(response, 200, 'application/json', readFileSync(openApiDocumentPath));
+    send(response, 200, 'application/json', JSON.stringify(withLocalServer(readFileSync(openApiDocumentPath, 'utf8'), request.headers.host)));
   },
 });

@@ -18,7 +18,7 @@ import { routes } from '../../shared/topology/routes';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const committed = readFileSync(openApiPath, 'utf8');
 const document = JSON.parse(committed);
-type Operation = { parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[]; responses: Record<string, any>; security?: unknown[]; tags: string[]; requestBody?: any };
+type Operation = { operationId: string; parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[]; responses: Record<string, any>; security?: unknown[]; tags: string[]; requestBody?: any };
 const operations: { path: string; method: string; operation: Operation }[] = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
   ([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
 );
@@ -51,7 +51,7 @@ describe('docs/openapi.json', () => {
   });
 
   it('has one operation for every route of the route table, and no other', () => {
-    const documented = operations.map(({ method, operation }) => `${method} ${(operation as { operationId: string }).operationId}`).sort();
+    const documented = operations.map(({ method, operation }) => `${method} ${operation.operationId}`).sort();
     const expected = routes.map((route) => `${route.method.toLowerCase()} ${route.name.replace(/-([a-z])/g, (_m, l: string) => l.toUpperCase())}`).sort();
     expect(documented).toEqual(expected);
     for (const route of routes) {
