@@ -66,7 +66,7 @@ export const errorCodes = {
     'message_id must be a non-empty string of well-formed Unicode without U+FFFE, U+FFFF or control characters.',
   ),
   message_id_too_long: code(400, 'message_id over 48 characters', 'message_id must be at most 48 characters.'),
-  invalid_callback_url: code(400, 'callback_url not HTTPS or not publicly reachable', 'callback_url must use https.'),
+  invalid_callback_url: code(400, 'callback_url not HTTPS or not publicly reachable', 'callback_url must use HTTPS.'),
   duplicate_message_id: code(409, 'message_id already used, by anyone', 'message_id has already been used.'),
   no_msisdn: code(422, 'The SIM has no MSISDN', 'The SIM has no MSISDN.'),
   sms_provider_error: code(502, 'The SMS provider answered with an error', 'The SMS provider returned an error.'),
