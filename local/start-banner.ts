@@ -83,6 +83,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     '',
     'SIM service, local runtime',
     `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
+    `  API reference       ${base}/_local/docs  (OpenAPI 3.1: ${base}/_local/openapi.json)`,
     ...(runtime.bundles
       ? [`  Functions           the stack's esbuild bundles (${Object.keys(runtime.bundles.files).length}, built in ${runtime.bundles.buildMs} ms) in ${runtime.bundles.dir}`]
       : []),
