@@ -1,5 +1,4 @@
 import { componentRef } from './json-schema';
-import { commonResponseHeaders } from './headers';
 
 /**
  * The delivery receipt (SPEC.md A4, Events 1) as an OpenAPI 3.1 webhook: what the service
@@ -55,7 +54,8 @@ export const deliveryReceiptWebhook = {
       },
     },
     responses: {
-      '2XX': { description: 'Received. The body of the answer is ignored (at most 1 KiB is read).', headers: { ...commonResponseHeaders } },
+      // The receiver's answer: the service's own response headers (./headers.ts) do not apply.
+      '2XX': { description: 'Received. The body of the answer is ignored (at most 1 KiB is read).' },
     },
   },
 };
