@@ -16,16 +16,31 @@ const unknownWithDescription: ConversionConfig['overrideSchema'] = ({ valibotSch
 };
 
 /**
+ * The checkout schemas' "not blank" check (shared/checkout/schemas.ts, requiredText: a v.check
+ * whose message starts "must be a non-empty string") in JSON Schema: at least one character
+ * that is not white space, exactly what `value.trim() !== ''` accepts.
+ */
+const notBlankCheck: ConversionConfig['overrideAction'] = ({ valibotAction, jsonSchema }) => {
+  const action = valibotAction as { type: string; message?: unknown };
+  if (action.type !== 'check' || typeof action.message !== 'string' || !action.message.startsWith('must be a non-empty string')) {
+    return undefined;
+  }
+  const schema = jsonSchema as { minLength?: number; pattern?: string };
+  return { ...jsonSchema, minLength: Math.max(1, schema.minLength ?? 0), ...(schema.pattern ? {} : { pattern: '\\S' }) };
+};
+
+/**
  * How valibot schemas become the document's JSON Schema (2020-12, OpenAPI 3.1's dialect): the
  * input type (what a client sends; conversion stops at a transform such as toUpperCase),
- * checks that JSON Schema cannot express (v.check: well-formed text, not blank) left to the
- * descriptions, and references to named schemas pointing into components.
+ * "not blank" as a pattern, the other checks JSON Schema cannot express (well-formed text) left
+ * to the descriptions, and references to named schemas pointing into components.
  */
 const config: ConversionConfig = {
   target: 'draft-2020-12',
   typeMode: 'input',
   errorMode: 'ignore',
   overrideSchema: unknownWithDescription,
+  overrideAction: notBlankCheck,
   overrideRef: ({ referenceId }) => componentRef(referenceId),
 };
 

@@ -164,7 +164,7 @@ describe('docs/openapi.json', () => {
     expect(esim.properties.customer_country).toMatchObject({ pattern: '^[A-Za-z]{2}$' });
     const iot = schema('IotCheckoutRequest');
     expect(iot.required).toEqual(expect.arrayContaining(['cart', 'customer_email', 'customer_country', 'customer_first_name', 'customer_last_name', 'data_processing_consent', 'billing_address', 'shipping_address']));
-    expect(iot.properties.customer_first_name).toMatchObject({ maxLength: 100 });
+    expect(iot.properties.customer_first_name).toMatchObject({ type: 'string', minLength: 1, pattern: '\\S', maxLength: 100 });
     expect(iot.properties.company_registration_number.anyOf[0]).toMatchObject({ maxLength: 64 });
     expect(iot.properties.shipping_address.properties.line1).toMatchObject({ maxLength: 200 });
     expect(iot.properties.shipping_address.properties.city).toMatchObject({ maxLength: 100 });
