@@ -36,6 +36,8 @@ const shared = {
   // Bundles (local/bundle-build.ts) are imported by Node itself, as Lambda does, not
   // through vitest's module transform.
   server: { deps: { external: [/\/sim-service-bundles-[^/]+\//] } },
+  // Fails a test whose requests got an answer docs/openapi.json does not describe (test/support/contract.ts).
+  setupFiles: ['test/support/contract-setup.ts'],
 };
 
 export default defineConfig({

@@ -46,6 +46,30 @@ export interface GatewayOptions {
    * one that no mount serves is the gateway's JSON 404. The deployed stack has no such paths.
    */
   localMounts?: Record<string, LocalMount>;
+  /**
+   * Called with every answer the gateway writes for the API (not for `/_local/` paths, and not
+   * for requests Node's HTTP parser refused), as written. The HTTP tests check each against
+   * docs/openapi.json (test/support/contract.ts). Must not throw.
+   */
+  onAnswer?: (answer: GatewayAnswerRecord) => void;
+}
+
+/** One answer of the gateway, for `onAnswer`. */
+export interface GatewayAnswerRecord {
+  method: string;
+  /** The path as received, without the query string. */
+  path: string;
+  /**
+   * `route`: a route's function answered (or the gateway for it: a failed or timed-out
+   * handler); `unrouted`: no route, the gateway's 404; `gateway`: refused before any route
+   * (URL or headers over API Gateway's quotas, no Host, a method API Gateway does not serve,
+   * a body over 10 MB).
+   */
+  stage: 'route' | 'unrouted' | 'gateway';
+  status: number;
+  /** Response headers as written, lower-case names. */
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
 }
 
 /** A local-only handler mounted under `/_local/`; `path` is below the mount prefix. */
@@ -153,7 +177,7 @@ const isProxyResult = (value: unknown): value is APIGatewayProxyResult => {
  * wins for a name in both, as in API Gateway), and the body, base64-decoded when the
  * handler says isBase64Encoded. JSON is the content type when the handler sets none.
  */
-const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, requestId: string, close = false): void => {
+const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, requestId: string, close = false): Buffer => {
   const headers = new Map<string, { name: string; values: string[] }>();
   for (const [name, value] of Object.entries(result.headers ?? {})) {
     headers.set(name.toLowerCase(), { name, values: [String(value)] });
@@ -171,6 +195,7 @@ const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, re
   if (close) closeAfter(response);
   response.statusCode = Number(result.statusCode);
   response.end(body);
+  return body;
 };
 
 /**
@@ -231,6 +256,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     }
     let result: APIGatewayProxyResult;
     let close = false;
+    let stage: GatewayAnswerRecord['stage'] = 'gateway';
     const refusal = headRefusal(request);
     try {
       if (refusal) {
@@ -240,9 +266,11 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       } else if (!(apiGatewayMethods as readonly string[]).includes(method)) {
         result = guardResult(unsupportedMethod(method));
       } else if (!resolved) {
+        stage = 'unrouted';
         await readBody(request);
         result = jsonError(404, 'Not found.', 'not_found');
       } else {
+        stage = 'route';
         const body = await readBody(request);
         const event = buildApiGatewayEvent(
           resolved.match,
@@ -279,8 +307,16 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       if (!(error instanceof PayloadTooLarge)) throw error;
       result = jsonError(413, `The request body exceeds the maximum of ${maxBodyBytes} bytes.`, 'payload_too_large');
       close = true;
+      stage = 'gateway';
     }
-    writeResult(response, result, requestId, close);
+    const written = writeResult(response, result, requestId, close);
+    if (options.onAnswer) {
+      try {
+        options.onAnswer({ method, path, stage, status: response.statusCode, headers: response.getHeaders(), body: written });
+      } catch (error) {
+        logError('onAnswer failed', { requestId }, error);
+      }
+    }
     if (!options.quiet) {
       log(
         JSON.stringify({

@@ -13,7 +13,8 @@ import { consolePath as developerConsolePath } from './console/page';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
-import { startGateway } from './gateway';
+import { startGateway, type GatewayOptions } from './gateway';
+import { referenceMounts } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
@@ -59,6 +60,8 @@ export interface LocalRuntimeOptions {
    * (bench/baselines/one-call-handler.ts). `npm start` and the tests never pass any.
    */
   benchRoutes?: RouteDefinition[];
+  /** Sees every answer of the gateway (startGateway's onAnswer): the tests check each against docs/openapi.json. */
+  onAnswer?: GatewayOptions['onAnswer'];
 }
 
 /**
@@ -220,8 +223,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
       localMounts: {
         [developerConsolePath]: developerConsole.handle,
+        ...referenceMounts(),
         ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
       },
+      ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());

@@ -87,6 +87,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     'SIM service, local runtime',
     `  API                 ${base}  (Area A: ${base}/developer/api/ , Area B: ${base}/api/v1/)`,
     `  Developer console   ${runtime.consoleUrl}  (open it in a browser: orders and their fulfilment, e-mails, SMS, webhooks${payments.mode === 'emulator' ? '; Pay / Decline / Cancel' : ''})`,
+    `  API reference       ${base}/_local/docs  (OpenAPI 3.1: ${base}/_local/openapi.json)`,
     ...(runtime.bundles
       ? [`  Functions           the stack's esbuild bundles (${Object.keys(runtime.bundles.files).length}, built in ${runtime.bundles.buildMs} ms) in ${runtime.bundles.dir}`]
       : []),

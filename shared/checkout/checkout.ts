@@ -9,19 +9,13 @@ import { formatPence } from './money';
 import { attachPaymentIntent, markOrderFailed, putOrder } from './orders';
 import { checkTopupPlans, priceCart, subtotalPence, type PricedLine } from './pricing';
 import { checkoutInputs, type CheckoutInput } from './requests';
+import type { CheckoutResponseBody } from './response-schema';
 import { holdStock, releaseStock } from './stock-holds';
 import type { TaxCalculator, TaxResult } from './tax';
 import { validateIdempotencyKey } from './validate';
 
-/** The 201 body of every checkout (spec "Checkout response"). */
-export interface CheckoutResponseBody {
-  order_id: string;
-  client_secret: string;
-  currency: 'GBP';
-  subtotal: string;
-  tax_amount: string;
-  amount_total: string;
-}
+/** The 201 body of every checkout (spec "Checkout response"): the type of checkoutResponseSchema (./response-schema.ts). */
+export type { CheckoutResponseBody } from './response-schema';
 
 /** What a checkout answers: status and JSON body, and whether it replays an earlier response. */
 export interface CheckoutOutcome {

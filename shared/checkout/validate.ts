@@ -74,7 +74,7 @@ export const validateBody = <TSchema extends v.GenericSchema>(schema: TSchema, b
 };
 
 /** Visible ASCII, 1 to 255 characters: what an Idempotency-Key header may hold. */
-const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The optional Idempotency-Key header: absent is fine; present, it must be 1 to 255 visible

@@ -3,6 +3,7 @@ import { parseFulfilmentMessage } from './message';
 import type { FulfilmentQueue } from './queue';
 import { verifyStripeSignature } from './stripe-signature';
 import { readPaymentEvent } from './stripe-event';
+import type { WebhookAnswer } from './webhook-schema';
 
 /** Stripe's own tolerance for the signature's timestamp: five minutes. */
 export const signatureToleranceSeconds = 300;
@@ -25,10 +26,8 @@ export interface WebhookRequest {
   signature: string | undefined;
 }
 
-/** The 200 answer to every verified event, acted on or not. */
-export interface WebhookAnswer {
-  received: true;
-}
+/** The 200 answer to every verified event, acted on or not: the type of webhookAnswerSchema (./webhook-schema.ts). */
+export type { WebhookAnswer } from './webhook-schema';
 
 const invalidSignature = () =>
   new ApiError(400, 'invalid_signature', 'The Stripe-Signature header is missing or does not match the body.');

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiError } from './api-error';
+import type { ErrorBody } from './error-schema';
 
 /** Headers every JSON response carries. */
 export const jsonHeaders = { 'Content-Type': 'application/json' } as const;
@@ -16,8 +17,7 @@ export const ok = (
 });
 
 /** The `{detail, code}` response of an ApiError (plus its extra body fields and headers). */
-export const errorResponse = (error: ApiError): APIGatewayProxyResult => ({
-  statusCode: error.status,
-  headers: { ...jsonHeaders, ...error.headers },
-  body: JSON.stringify({ detail: error.detail, code: error.code, ...error.extra }),
-});
+export const errorResponse = (error: ApiError): APIGatewayProxyResult => {
+  const body: ErrorBody = { detail: error.detail, code: error.code };
+  return { statusCode: error.status, headers: { ...jsonHeaders, ...error.headers }, body: JSON.stringify({ ...body, ...error.extra }) };
+};

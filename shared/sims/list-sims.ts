@@ -7,16 +7,11 @@ import { ApiError } from '../http/api-error';
 import type { SimDeps, SimScope } from './deps';
 import { parseListSimsQuery, type ListSimsFilters } from './list-query';
 import { scopedSimIds, type ScopeFilter } from './scope-scan';
-import { simObject, type SimObject } from './sim-object';
+import { simObject } from './sim-object';
+import type { SimList } from './sim-schema';
 
-/** The list envelope of A1. */
-export interface SimList {
-  count: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-  results: SimObject[];
-}
+/** The list envelope of A1: the type of simListSchema (./sim-schema.ts). */
+export type { SimList } from './sim-schema';
 
 /** A validated A1 request: its filters and the partition of sim_scope items to read. */
 export interface ListSimsPlan {

@@ -1,31 +1,9 @@
 import type { SimItem } from '../db/items';
 import { formatGbp, megabytes, pounds, toHundredths } from './amounts';
+import type { SimObject } from './sim-schema';
 
-/** The data_bundle object of a SIM on a shared data bundle (SPEC.md, "data_bundle object"). */
-export interface DataBundleObject {
-  is_data_bundle: true;
-  bundle_data_allowance_mb: string;
-  bundle_monthly_cost: string;
-  per_sim_access_fee: string;
-  pool_used_mb: string;
-  pool_total_mb: string;
-}
-
-/** The SIM object of A1 and A2 (SPEC.md, "SIM object"), with the internal `id` first. */
-export interface SimObject {
-  id: number;
-  iccid: string;
-  msisdn: string | null;
-  status: string;
-  connection_status: string;
-  customer_name: string;
-  group: string | null;
-  tariff_name: string | null;
-  usage: { data_used_mb: string; data_overage_mb: string };
-  cost: { currency: 'GBP'; base_cost: string; overage_cost: string; total_cost: string };
-  data_bundle: DataBundleObject | null;
-  updated_at: string;
-}
+/** The SIM object and its data bundle: types of the schemas in ./sim-schema.ts (SPEC.md, "SIM object"). */
+export type { DataBundleObject, SimObject } from './sim-schema';
 
 /**
  * An ISO-8601 date-time in UTC with an explicit "+00:00" offset, to the second, with
@@ -49,8 +27,9 @@ export const simObject = (sim: SimItem, scopeCustomerId: string): SimObject => (
   id: sim.id,
   iccid: sim.iccid,
   msisdn: sim.msisdn ?? null,
-  status: sim.status,
-  connection_status: sim.connection_status,
+  // The seed loader and the writers keep these within the spec's values.
+  status: sim.status as SimObject['status'],
+  connection_status: sim.connection_status as SimObject['connection_status'],
   customer_name: sim.customer_name,
   group: sim.customer_id === scopeCustomerId ? null : sim.customer_name,
   tariff_name: sim.tariff_name ?? null,

@@ -2,16 +2,10 @@ import { ApiError } from '../http/api-error';
 import { getMessage, isVisibleStatus, type MessageTable } from './message-store';
 import { isPossibleMessageId } from './message-id';
 import { isValidIccid } from './sim-target';
+import type { SmsMessageState } from './sms-schema';
 
-/** The reconciliation view of a message. */
-export interface SmsMessageState {
-  message_id: string;
-  iccid: string;
-  msisdn: string;
-  status: 'sent' | 'delivered' | 'expired' | 'failed';
-  submitted_at: string;
-  received_at: string | null;
-}
+/** The reconciliation view of a message: the type of smsMessageStateSchema (./sms-schema.ts). */
+export type { SmsMessageState } from './sms-schema';
 
 /**
  * The current state of a message, for a caller that missed a receipt (reconciliation, beyond

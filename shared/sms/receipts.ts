@@ -5,6 +5,7 @@ import { applyReceipt, terminalStatuses, type MessageTable, type TerminalStatus 
 import { isoWithOffset } from './time';
 import { isCarriableText } from '../text/characters';
 import { isPossibleMessageId } from './message-id';
+import type { ReceiptAnswer } from './sms-schema';
 
 /** The longest `occurred_at` that is stored; a longer (or otherwise odd) one is stored as null. */
 export const maxOccurredAtCharacters = 64;
@@ -78,13 +79,8 @@ export interface ReceiptDeps {
   now: () => Date;
 }
 
-/** The 200 answer to the provider. */
-export interface ReceiptAnswer {
-  reference: string;
-  /** The message's status after this receipt; null for an unknown reference. */
-  status: string | null;
-  outcome: 'recorded' | 'repeat' | 'ignored' | 'unknown_reference';
-}
+/** The 200 answer to the provider: the type of receiptAnswerSchema (./sms-schema.ts). */
+export type { ReceiptAnswer } from './sms-schema';
 
 /**
  * Records a delivery receipt (spec "SMS message" states): moves the message from sent to the

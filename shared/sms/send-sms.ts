@@ -8,6 +8,7 @@ import { SmsProviderFailure, type SmsProvider } from '../adapters/sms-provider/p
 import { isSmsEnabled } from './sim-target';
 import { validateSubmission } from './submission';
 import { isoWithOffset } from './time';
+import type { SmsSubmissionResult } from './sms-schema';
 
 /** What sending an SMS needs. */
 export interface SendSmsDeps {
@@ -29,13 +30,8 @@ export interface SmsTarget {
   sim: () => Promise<SimItem>;
 }
 
-/** The 202 body of spec A3 ("SMS submission result"). */
-export interface SmsSubmissionResult {
-  message_id: string;
-  status: 'sent';
-  iccid: string;
-  msisdn: string;
-}
+/** The 202 body of spec A3 ("SMS submission result"): the type of smsSubmissionSchema (./sms-schema.ts). */
+export type { SmsSubmissionResult } from './sms-schema';
 
 const logLine = (level: string, message: string, fields: Record<string, unknown>) =>
   console[level === 'ERROR' ? 'error' : 'warn'](JSON.stringify({ level, message, ...fields }));

@@ -197,6 +197,12 @@ describe('npm start', () => {
     expect(tiny.stdout).toContain(`  Developer console   ${tinyUrl}/_local/  (open it in a browser:`);
     expect(demo.stdout).toMatch(/curl -s -H 'Authorization: Bearer bearer_\S+' -H 'X-Customer-API-Key: devkey_\S+' http:\S+\/developer\/api\/sims\//);
     expect(tiny.stdout).toContain(`curl -s -i ${tinyUrl}/no-such-path`);
+    // The reference page and its document, as the banner names them.
+    expect(demo.stdout).toContain(`  API reference       ${demoUrl}/_local/docs  (OpenAPI 3.1: ${demoUrl}/_local/openapi.json)`);
+    const page = await fetch(`${demoUrl}/_local/docs`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toContain(`<script src="/_local/docs/scalar-standalone.js"></script>`);
+    expect(((await (await fetch(`${demoUrl}/_local/openapi.json`)).json()) as { servers: { url: string }[] }).servers[0]!.url).toBe(demoUrl);
     // The banner's example requests work against the demo seed.
     const curls = [...demo.stdout.matchAll(/^  curl -s (?:-i )?-H '([^']+)' -H '([^']+)' (\S+)$/gm)];
     expect(curls).toHaveLength(3);

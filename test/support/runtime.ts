@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { recordAnswer } from './contract';
 
 /** Options of startTestRuntime. */
 export interface TestRuntimeOptions {
@@ -16,7 +17,9 @@ export interface TestRuntimeOptions {
  * Handlers read their configuration from process.env once, when first imported, so run one
  * runtime per test file (docs/local-runtime.md, Tests).
  * In the bundled project (vitest.config.ts) the handlers are the stack's esbuild bundles
- * built by test/support/bundles-setup.ts; elsewhere the TypeScript sources.
+ * built by test/support/bundles-setup.ts; elsewhere the TypeScript sources. Every answer of its
+ * gateway is checked against docs/openapi.json: one the document does not describe fails the
+ * test that provoked it (./contract.ts).
  */
 export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<LocalRuntime> =>
   startLocalRuntime({
@@ -27,4 +30,6 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     retryDelaySeconds: 0,
     quiet: true,
     bundled: inject('bundles'),
+    // Every answer is checked against docs/openapi.json (./contract.ts, ./contract-setup.ts).
+    onAnswer: recordAnswer,
   });

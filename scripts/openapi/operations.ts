@@ -1,0 +1,307 @@
+import type * as v from 'valibot';
+import { idempotencyKeyPattern } from '../../shared/checkout/validate';
+import { iccidParameterSchema, listSimsQuerySchema, simIdParameterSchema } from '../../shared/sims/sim-schema';
+import { checkoutExamples } from '../../local/checkout-examples';
+import { messageIdParameterSchema } from '../../shared/sms/sms-schema';
+import type { ErrorCodeName } from './error-codes';
+import { idempotentReplayedHeader, type HeaderObject } from './headers';
+
+/**
+ * What docs/openapi.json says about each route of the route table (shared/topology/routes.ts),
+ * by route name. The route gives method, path and area; this gives the words, the parameters,
+ * the bodies and the error codes. A route without an entry here fails `npm run docs` and
+ * test/docs/openapi.test.ts, so adding a route means adding one entry (copy the nearest one).
+ * Every operation of an area also gets that area's own answers (./document.ts: authentication,
+ * rate limits and their headers, 405, 500).
+ */
+
+/** The tags of the document, in order, with their descriptions. */
+export const tags = [
+  { name: 'SIMs', description: 'Area A: list and read the SIMs of the API key\'s customer group (SPEC.md A1, A2).' },
+  { name: 'SMS', description: 'Area A: send an SMS to a SIM and read a message\'s state back (SPEC.md A3; the delivery receipt is the webhook deliveryReceipt).' },
+  { name: 'Checkout', description: 'Area B: price a cart, hold stock and create a payment intent (SPEC.md B1, B2, B3).' },
+  {
+    name: 'Internal',
+    description:
+      'Routes for the service\'s own providers, not for API consumers: the SMS provider\'s delivery reports and Stripe\'s payment events. Each is authenticated by a signature over the raw body.',
+  },
+] as const;
+
+/** A tag name. */
+export type TagName = (typeof tags)[number]['name'];
+
+/** A parameter whose schema is a valibot schema. */
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  description?: string;
+  required?: boolean;
+  schema: v.GenericSchema | Record<string, unknown>;
+  example?: unknown;
+}
+
+/** One operation's description. */
+export interface OperationSpec {
+  tag: TagName;
+  summary: string;
+  description: string;
+  /** The route table's path variables renamed as the spec names them (`sim` → `sim_id`), with their schemas. */
+  pathParameters?: Record<string, { name: string; schema: v.GenericSchema; example: unknown }>;
+  /** The query parameters, one per entry of a valibot object schema. */
+  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  /** Request header parameters beyond authentication. */
+  headers?: ParameterSpec[];
+  /** The JSON request body: a named component schema and an example. */
+  requestBody?: { schema: string; example: unknown; description?: string };
+  /** The success answer: status, named component schema, an example, extra headers. */
+  success: { status: number; description: string; schema: string; example: unknown; headers?: Record<string, HeaderObject> };
+  /** Error codes this operation answers, beyond the ones its area adds. */
+  errors: ErrorCodeName[];
+  /** The body is JSON that the gateway may refuse as too large (POST). */
+  takesBody: boolean;
+}
+
+const exampleSim = {
+  id: 1001,
+  iccid: '8944500000000001001',
+  msisdn: '447700900001',
+  status: 'active',
+  connection_status: 'active',
+  customer_name: 'Acme North',
+  group: 'Acme North',
+  tariff_name: 'IoT 1GB',
+  usage: { data_used_mb: '12.50', data_overage_mb: '0.00' },
+  cost: { currency: 'GBP', base_cost: '£5.00', overage_cost: '£1.25', total_cost: '£6.25' },
+  data_bundle: {
+    is_data_bundle: true,
+    bundle_data_allowance_mb: '10240.00',
+    bundle_monthly_cost: '£50.00',
+    per_sim_access_fee: '£1.00',
+    pool_used_mb: '41.20',
+    pool_total_mb: '10240.00',
+  },
+  updated_at: '2026-11-20T10:00:00+00:00',
+};
+
+const simIdParameter = { sim: { name: 'sim_id', schema: simIdParameterSchema, example: 1001 } };
+const iccidParameter = { sim: { name: 'iccid', schema: iccidParameterSchema, example: '8944500000000001001' } };
+
+const exampleCheckoutResponse = {
+  order_id: '6f1c2b1e-8d4a-4c3e-9b7a-2f0e5d6c7b8a',
+  client_secret: 'pi_3QAbCdEfGhIjKlMn_secret_XyZ123',
+  currency: 'GBP',
+  subtotal: '12.00',
+  tax_amount: '2.40',
+  amount_total: '14.40',
+};
+
+const checkoutBody = (path: string): unknown => checkoutExamples.find((example) => example.path === path)?.body;
+
+const idempotencyKey: ParameterSpec = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'Makes the checkout safe to retry for 24 hours: the same key and body get the first 201 again (with Idempotent-Replayed: true); the same key with another body is 409 idempotency_key_reused. 1 to 255 visible ASCII characters (else 400 invalid_request).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: idempotencyKeyPattern.source },
+  example: 'order-attempt-7f3a',
+};
+
+const checkoutErrors: ErrorCodeName[] = [
+  'invalid_json',
+  'invalid_request',
+  'idempotency_key_reused',
+  'idempotency_request_in_progress',
+  'unknown_sku',
+  'no_price',
+  'tax_fail',
+  'stripe_error',
+  'stripe_not_configured',
+];
+
+const checkoutSuccess = {
+  status: 201,
+  description: 'The order was created, pending payment.',
+  schema: 'CheckoutResponse',
+  example: exampleCheckoutResponse,
+  headers: idempotentReplayedHeader,
+};
+
+/** The operations, by route name. */
+export const operations: Record<string, OperationSpec> = {
+  'list-sims': {
+    tag: 'SIMs',
+    summary: 'List SIMs',
+    description:
+      "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval).",
+    query: listSimsQuerySchema,
+    success: {
+      status: 200,
+      description: 'A page of SIMs.',
+      schema: 'SimList',
+      example: { count: 1, page: 1, page_size: 25, total_pages: 1, results: [exampleSim] },
+    },
+    errors: ['invalid_page', 'invalid_page_size', 'invalid_status_filter', 'invalid_updated_after', 'updated_after_range_exceeded', 'customer_not_found', 'rate_limited_poll_interval'],
+    takesBody: false,
+  },
+  'get-sim': {
+    tag: 'SIMs',
+    summary: 'Get a SIM',
+    description: "One SIM by its internal id. A SIM outside the key's scope answers exactly like a missing one (404 not_found).",
+    pathParameters: simIdParameter,
+    success: { status: 200, description: 'The SIM.', schema: 'Sim', example: exampleSim },
+    errors: ['not_found'],
+    takesBody: false,
+  },
+  'send-sms': {
+    tag: 'SMS',
+    summary: 'Send an SMS',
+    description:
+      'Sends a mobile-terminated SMS to a SIM in scope; the MSISDN is looked up. The body rules are checked in order (invalid_json, message_required, invalid_message, message_too_long, invalid_message_id, message_id_too_long, invalid_callback_url) before the SIM (404), then duplicate_message_id, no_msisdn, sms_not_configured and the provider. With a callback_url, the delivery receipt is posted there later (webhook deliveryReceipt).',
+    pathParameters: iccidParameter,
+    requestBody: {
+      schema: 'SmsRequest',
+      example: { message: 'Hello from the fleet console', message_id: 'm-42', callback_url: 'https://hooks.example.com/sms-receipts' },
+    },
+    success: {
+      status: 202,
+      description: 'Accepted by the network provider.',
+      schema: 'SmsSubmission',
+      example: { message_id: 'm-42', status: 'sent', iccid: '8944500000000001001', msisdn: '447700900001' },
+    },
+    errors: [
+      'invalid_json',
+      'message_required',
+      'invalid_message',
+      'message_too_long',
+      'invalid_message_id',
+      'message_id_too_long',
+      'invalid_callback_url',
+      'not_found',
+      'duplicate_message_id',
+      'no_msisdn',
+      'sms_provider_error',
+      'sms_provider_unreachable',
+      'sms_not_configured',
+    ],
+    takesBody: true,
+  },
+  'get-sms': {
+    tag: 'SMS',
+    summary: "Read a message's state",
+    description:
+      "The current state of a message sent to this SIM (beyond the spec: for a caller that missed a receipt). 404 not_found unless the message exists, was accepted by the provider, was sent to this ICCID and its SIM's owner is in the key's scope.",
+    pathParameters: {
+      ...iccidParameter,
+      message_id: {
+        name: 'message_id',
+        schema: messageIdParameterSchema,
+        example: 'm-42',
+      },
+    },
+    success: {
+      status: 200,
+      description: "The message's state.",
+      schema: 'SmsMessageState',
+      example: {
+        message_id: 'm-42',
+        iccid: '8944500000000001001',
+        msisdn: '447700900001',
+        status: 'delivered',
+        submitted_at: '2026-11-22T10:00:00.010+00:00',
+        received_at: '2026-11-22T10:00:00.212+00:00',
+      },
+    },
+    errors: ['not_found'],
+    takesBody: false,
+  },
+  'receive-sms-receipt': {
+    tag: 'Internal',
+    summary: "Receive the SMS provider's delivery report",
+    description:
+      "The SMS provider reports a message's outcome (docs/sms-provider-api.md). The HMAC signature is checked on the raw body first; a receipt that moves the message is forwarded to the message's callback_url.",
+    headers: [
+      {
+        name: 'X-Provider-Signature',
+        in: 'header',
+        required: true,
+        description: '`sha256=` and the hex HMAC-SHA256 of the raw body under SMS_RECEIPT_SECRET (else 401 invalid_signature).',
+        schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+        example: 'sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+      },
+    ],
+    requestBody: {
+      schema: 'ProviderReceipt',
+      example: { reference: 'm-42', provider_message_id: 'prov-9', status: 'delivered', occurred_at: '2026-11-22T10:00:00.000Z' },
+    },
+    success: {
+      status: 200,
+      description: 'The receipt was taken (also for a repeat or an unknown reference, so that the provider stops retrying).',
+      schema: 'ProviderReceiptAnswer',
+      example: { reference: 'm-42', status: 'delivered', outcome: 'recorded' },
+    },
+    errors: ['invalid_signature', 'invalid_json', 'invalid_receipt'],
+    takesBody: true,
+  },
+  'checkout-esim': {
+    tag: 'Checkout',
+    summary: 'eSIM checkout',
+    description:
+      'Prices the cart live (VAT by buyer country), holds eSIM stock, writes a pending order and creates a payment intent. Lines with topup_iccid top up an eSIM the buyer owns or is assigned. Business and Travel plans cannot be mixed. The order in which errors win is in docs/area-b.md.',
+    headers: [idempotencyKey],
+    requestBody: { schema: 'EsimCheckoutRequest', example: checkoutBody('/api/v1/checkout') },
+    success: checkoutSuccess,
+    errors: [...checkoutErrors, 'mixed_cart_not_allowed', 'business_purchase_not_allowed', 'esim_not_found', 'out_of_stock', 'business_email_required'],
+    takesBody: true,
+  },
+  'checkout-physical': {
+    tag: 'Checkout',
+    summary: 'Physical SIM checkout',
+    description:
+      'As the eSIM checkout, for physical SIM plans, with a shipping address. customer_name and shipping_address.name fall back to each other; at least one is required.',
+    headers: [idempotencyKey],
+    requestBody: { schema: 'PhysicalCheckoutRequest', example: checkoutBody('/api/v1/physical-checkout') },
+    success: checkoutSuccess,
+    errors: [...checkoutErrors, 'invalid_shipping_address', 'out_of_stock'],
+    takesBody: true,
+  },
+  'checkout-iot': {
+    tag: 'Checkout',
+    summary: 'IoT contract checkout',
+    description:
+      'As the eSIM checkout, for IoT contract plans, with billing and shipping addresses and a data-processing consent record. Every buyer is a business; no stock is held.',
+    headers: [idempotencyKey],
+    requestBody: { schema: 'IotCheckoutRequest', example: checkoutBody('/api/v1/iot-physical-checkout') },
+    success: checkoutSuccess,
+    errors: [...checkoutErrors, 'invalid_shipping_address', 'invalid_billing_address', 'data_processing_consent_required'],
+    takesBody: true,
+  },
+  'stripe-webhook': {
+    tag: 'Internal',
+    summary: "Receive Stripe's payment events",
+    description:
+      'Stripe posts payment_intent.succeeded, payment_failed and canceled events here (docs/fulfilment.md). The Stripe-Signature is verified on the raw body; payment events are queued for fulfilment and every verified event is acknowledged.',
+    headers: [
+      {
+        name: 'Stripe-Signature',
+        in: 'header',
+        required: true,
+        description: "Stripe's signature header `t=<unix seconds>,v1=<hex HMAC-SHA256>` under STRIPE_WEBHOOK_SECRET, at most 5 minutes old (else 400 invalid_signature).",
+        schema: { type: 'string' },
+        example: 't=1763805600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+      },
+    ],
+    requestBody: {
+      schema: 'StripeEvent',
+      description: "A Stripe event object, as Stripe sends it (only Stripe's own fields are read).",
+      example: {
+        id: 'evt_1',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: 'pi_3QAbCdEfGhIjKlMn', object: 'payment_intent', amount_received: 1440, currency: 'gbp', metadata: { order_id: '6f1c2b1e-8d4a-4c3e-9b7a-2f0e5d6c7b8a' } } },
+      },
+    },
+    success: { status: 200, description: 'Verified and acknowledged.', schema: 'StripeWebhookAnswer', example: { received: true } },
+    errors: ['stripe_invalid_signature', 'webhook_not_configured'],
+    takesBody: true,
+  },
+};

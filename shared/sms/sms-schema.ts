@@ -1,0 +1,135 @@
+import * as v from 'valibot';
+import { maxCallbackUrlLength } from '../callbacks/callback-url';
+import { maxMessageIdCharacters } from './message-id';
+import { maxMessageCharacters } from './submission';
+
+/**
+ * Area A's SMS bodies as valibot schemas (SPEC.md A3, A4; docs/sms.md): the one source of the
+ * types the handlers return (imported as types only, so the bundles do not carry this module)
+ * and of their JSON Schema in docs/openapi.json, which the HTTP tests check every answer
+ * against. The request body is documentation of what validateSubmission (./submission.ts)
+ * enforces, with its limits imported from there; lengths are Unicode code points, as JSON
+ * Schema counts them and as the service does.
+ */
+
+const messageStatuses = ['sent', 'delivered', 'expired', 'failed'] as const;
+
+const isoWithOffset = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+
+/** A3's request body. */
+export const smsRequestSchema = v.pipe(
+  v.object({
+    message: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(maxMessageCharacters),
+      v.description(
+        `The text, 1 to ${maxMessageCharacters} characters (Unicode code points). No lone surrogate, U+FFFE, U+FFFF or control character other than tab, line feed and carriage return (400 invalid_message).`,
+      ),
+    ),
+    message_id: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.minLength(1),
+          v.maxLength(maxMessageIdCharacters),
+          v.description(
+            `Caller's correlation id, globally unique, 1 to ${maxMessageIdCharacters} characters without control characters, U+FFFE or U+FFFF (400 invalid_message_id). Generated (a UUID) when omitted or null.`,
+          ),
+        ),
+      ),
+    ),
+    callback_url: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.url(),
+          v.startsWith('https://'),
+          v.maxLength(maxCallbackUrlLength),
+          v.description(
+            'HTTPS URL on a publicly reachable host (no user name or password) that receives the delivery receipt (see the webhook deliveryReceipt). Else 400 invalid_callback_url.',
+          ),
+        ),
+      ),
+    ),
+  }),
+  v.description('An SMS to send. Unknown fields are ignored; null counts as absent for message_id and callback_url.'),
+);
+
+/** The message_id path parameter of the read-back: 1 to 48 characters (anything else is 404 not_found). */
+export const messageIdParameterSchema = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(maxMessageIdCharacters),
+  v.description('The message_id of the submission (percent-encoded in the path).'),
+);
+
+/** A3's 202 body (SPEC.md, "SMS submission result"). */
+export const smsSubmissionSchema = v.pipe(
+  v.strictObject({
+    message_id: v.pipe(v.string(), v.description("The caller's message_id, or the generated one.")),
+    status: v.pipe(v.literal('sent'), v.description('Always sent on submission.')),
+    iccid: v.pipe(v.string(), v.description('Target SIM.')),
+    msisdn: v.pipe(v.string(), v.description('MSISDN looked up for the SIM.')),
+  }),
+  v.description('The SMS was accepted by the network provider.'),
+);
+
+/** The reconciliation view of a message (GET .../sms/{message_id}/, beyond the spec). */
+export const smsMessageStateSchema = v.pipe(
+  v.strictObject({
+    message_id: v.string(),
+    iccid: v.string(),
+    msisdn: v.string(),
+    status: v.pipe(v.picklist(messageStatuses), v.description('sent until a delivery receipt arrives, then its outcome.')),
+    submitted_at: isoWithOffset('When the provider accepted the message, UTC with +00:00.'),
+    received_at: v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description('When the delivery receipt was received; null while sent.'),
+    ),
+  }),
+  v.description("A message's current state."),
+);
+
+/** The delivery receipt the service posts to callback_url (SPEC.md A4, "Delivery receipt"). */
+export const deliveryReceiptSchema = v.pipe(
+  v.strictObject({
+    message_id: v.pipe(v.string(), v.description('Same as the submission.')),
+    iccid: v.string(),
+    msisdn: v.string(),
+    status: v.pipe(v.picklist(['delivered', 'expired', 'failed']), v.description('Outcome reported by the network.')),
+    received_at: isoWithOffset('When the service received the receipt, UTC with +00:00.'),
+  }),
+  v.description('Delivery receipt of a message submitted with a callback_url.'),
+);
+
+/** The SMS provider's receipt to the service (docs/sms-provider-api.md). */
+export const providerReceiptSchema = v.pipe(
+  v.object({
+    reference: v.pipe(v.string(), v.minLength(1), v.maxLength(maxMessageIdCharacters), v.description('The message_id the service gave the provider.')),
+    provider_message_id: v.optional(v.pipe(v.string(), v.description("The provider's own id (informational)."))),
+    status: v.picklist(['delivered', 'expired', 'failed']),
+    occurred_at: v.optional(v.pipe(v.string(), v.description('When the outcome happened (informational; stored when at most 64 characters).'))),
+  }),
+  v.description('A delivery report from the SMS network provider.'),
+);
+
+/** The service's 200 answer to a provider receipt. */
+export const receiptAnswerSchema = v.pipe(
+  v.strictObject({
+    reference: v.string(),
+    status: v.pipe(v.nullable(v.string()), v.description("The message's status after this receipt; null for an unknown reference.")),
+    outcome: v.pipe(
+      v.picklist(['recorded', 'repeat', 'ignored', 'unknown_reference']),
+      v.description('recorded: the message moved; repeat: already in this state; ignored: already in another final state; unknown_reference: no such message.'),
+    ),
+  }),
+  v.description('The receipt was received.'),
+);
+
+/** A3's 202 body. */
+export type SmsSubmissionResult = v.InferOutput<typeof smsSubmissionSchema>;
+/** The reconciliation view of a message. */
+export type SmsMessageState = v.InferOutput<typeof smsMessageStateSchema>;
+/** The answer to a provider receipt. */
+export type ReceiptAnswer = v.InferOutput<typeof receiptAnswerSchema>;
