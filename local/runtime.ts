@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { allRoutes, type QueueName, type RouteDefinition } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
+import { streamConsumers } from '../shared/topology/streams';
 import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
@@ -14,6 +16,7 @@ import { startGateway } from './gateway';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
+import { startStreamReader } from './stream-reader';
 import { recoverStoppedWorkers, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
@@ -281,6 +284,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
     });
     cleanups.push(() => pollers.stop());
+
+    // The table's stream, read as Lambda's event source mapping reads it, into the same consumers.
+    const streams = new DynamoDBStreamsClient({ endpoint: dynamodbEndpoint, region, credentials });
+    const streamReader = startStreamReader({ dynamo, streams, tableName, consumers: streamConsumers, quiet: options.quiet });
+    cleanups.push(async () => {
+      await streamReader.stop();
+      streams.destroy();
+    });
 
     return {
       baseUrl: gateway.baseUrl,
