@@ -70,12 +70,10 @@ export const lambdaStreamRecord = (record: StreamRecord, streamArn: string): Dyn
   } as DynamoDBRecord;
 };
 
-/** Whether a record passes a consumer's event filter (the stack's filter criteria on `type`). */
+/** Whether a record passes a consumer's event filter: its new image's `type` is one of the consumer's (as the stack's filter criteria). */
 export const passesFilter = (record: DynamoDBRecord, consumer: StreamConsumerDefinition): boolean => {
-  const typeOf = (image: unknown) => (image as { type?: { S?: string } } | undefined)?.type?.S;
-  return [typeOf(record.dynamodb?.NewImage), typeOf(record.dynamodb?.OldImage)].some(
-    (type) => type !== undefined && consumer.itemTypes.includes(type),
-  );
+  const type = (record.dynamodb?.NewImage as { type?: { S?: string } } | undefined)?.type?.S;
+  return type !== undefined && consumer.itemTypes.includes(type);
 };
 
 const sleep = (ms: number, signal: AbortSignal) =>

@@ -200,16 +200,19 @@ export const routes: RouteDefinition[] = [
   ...webhookRoutes(),
 ];
 
-/** The six webhook subscription routes: Area A, each reading the key that seals signing secrets. */
+/**
+ * The six webhook subscription routes (Area A). Only the two that make a signing secret (create
+ * and rotate) read WEBHOOK_SECRETS_KEY, which seals it for the table.
+ */
 function webhookRoutes(): RouteDefinition[] {
-  const route = (name: string, method: RouteMethod, path: string, json = false): RouteDefinition => ({
+  const route = (name: string, method: RouteMethod, path: string, seals = false): RouteDefinition => ({
     name,
     method,
     path,
     handler: `functions/${name}.ts`,
     area: 'developer',
-    json,
-    access: { table: 'readWrite', secrets: ['WEBHOOK_SECRETS_KEY'] },
+    json: name === 'create-webhook',
+    access: { table: 'readWrite', ...(seals ? { secrets: ['WEBHOOK_SECRETS_KEY' as const] } : {}) },
   });
   return [
     // Up to 3 s resolving the URL's host, as send-sms.
@@ -217,7 +220,7 @@ function webhookRoutes(): RouteDefinition[] {
     route('list-webhooks', 'GET', '/developer/api/webhooks/'),
     route('get-webhook', 'GET', '/developer/api/webhooks/{webhook}/'),
     route('delete-webhook', 'DELETE', '/developer/api/webhooks/{webhook}/'),
-    route('rotate-webhook-secret', 'POST', '/developer/api/webhooks/{webhook}/rotate-secret/'),
+    route('rotate-webhook-secret', 'POST', '/developer/api/webhooks/{webhook}/rotate-secret/', true),
     route('list-webhook-deliveries', 'GET', '/developer/api/webhooks/{webhook}/deliveries/'),
   ];
 }
