@@ -17,11 +17,13 @@ import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
 import { startStreamReader } from './stream-reader';
+import { simChangesHandler, simChangesMount } from './sim-changes';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recoverStoppedWorkers, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
 import { createQueues, startSqsLocal, type QueueUrls, type SqsLocal } from './sqs-local';
-import { customerReceiptSecrets } from './inbox-secrets';
+import { customerReceiptSecrets, subscriptionSecrets } from './inbox-secrets';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
 /** Options of startLocalRuntime. */
@@ -159,6 +161,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
 
     const dynamo = new DynamoDBClient({ endpoint: dynamodbEndpoint, region, credentials });
     const sqs = new SQSClient({ endpoint: sqsEndpoint, region, credentials });
+    const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
     cleanups.push(() => {
       dynamo.destroy();
       sqs.destroy();
@@ -203,7 +206,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const gateway = await startGateway({
       port: options.port,
       quiet: options.quiet,
-      localMounts: emulator ? { '/_local/stripe': emulator.handle } : {},
+      localMounts: {
+        ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
+        // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
+        [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
+      },
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
@@ -216,7 +223,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     // The webhook inbox: its own origin alone is exempt from the public-host rule, and its
     // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
     const inbox = await startWebhookInbox({
-      secrets: () => (env.CALLBACK_SIGNING_SECRET ? customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
+      secrets: async () => [
+        ...(env.CALLBACK_SIGNING_SECRET ? await customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
+        ...(env.WEBHOOK_SECRETS_KEY ? await subscriptionSecrets(dynamo, tableName, env.WEBHOOK_SECRETS_KEY) : []),
+      ],
     });
     cleanups.push(() => inbox.stop());
     const trustFolder = mkdtempSync(join(tmpdir(), 'sim-service-trust-'));
