@@ -52,7 +52,7 @@ export const deliveryConsumerDeps = (config: FunctionConfig<'deliver-webhook'>):
 });
 
 /** The secrets that sign now: the current one, and the previous one during its 24 hours. */
-const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => {
+export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => {
   const secrets = [openSecret(keyMaterial, subscription.id, subscription.secret_sealed)];
   if (subscription.previous_secret_sealed && (subscription.previous_secret_expires_at_ms ?? 0) > nowMs) {
     secrets.push(openSecret(keyMaterial, subscription.id, subscription.previous_secret_sealed));

@@ -4,8 +4,9 @@ import { eventTypes } from './event-types';
 /**
  * The request and response bodies of the webhook subscription routes (issue #15) as valibot
  * schemas, in one module so that the OpenAPI document (issue #13) can turn them into JSON
- * Schema. The create request is validated with CreateWebhookRequest; the responses are built
- * to match the others (test/area-a-webhooks checks answers against them).
+ * Schema. The create request is validated with CreateWebhookRequest; the responses (strict:
+ * no other fields) are built to match the others (test/area-a-webhooks checks the answers
+ * against them).
  */
 
 /** Longest `description` accepted (characters). */
@@ -25,7 +26,7 @@ export const CreateWebhookRequest = v.object({
 });
 
 /** A subscription as every route answers it (never with its secret). */
-export const WebhookSubscription = v.object({
+export const WebhookSubscription = v.strictObject({
   id: v.pipe(v.string(), v.description('wh_ and 24 hexadecimal digits')),
   url: v.string(),
   events: v.array(v.picklist(eventTypes)),
@@ -35,19 +36,19 @@ export const WebhookSubscription = v.object({
 });
 
 /** The answer of create and rotate-secret: the subscription with its (new) signing secret, shown only here. */
-export const WebhookSubscriptionWithSecret = v.object({
+export const WebhookSubscriptionWithSecret = v.strictObject({
   ...WebhookSubscription.entries,
   secret: v.pipe(v.string(), v.startsWith('whsec_'), v.description('Standard Webhooks signing secret; shown only in this answer')),
 });
 
 /** GET /developer/api/webhooks/: the key's customer's subscriptions, oldest first. */
-export const WebhookSubscriptionList = v.object({
+export const WebhookSubscriptionList = v.strictObject({
   count: v.number(),
   results: v.array(WebhookSubscription),
 });
 
 /** One delivery attempt. */
-export const WebhookDelivery = v.object({
+export const WebhookDelivery = v.strictObject({
   event_id: v.string(),
   type: v.picklist(eventTypes),
   attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -59,7 +60,7 @@ export const WebhookDelivery = v.object({
 });
 
 /** GET /developer/api/webhooks/<id>/deliveries/: the most recent attempts (at most 100), newest first. */
-export const WebhookDeliveryList = v.object({
+export const WebhookDeliveryList = v.strictObject({
   results: v.array(WebhookDelivery),
 });
 

@@ -1,6 +1,8 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookDeliveryList } from '../../shared/webhooks/schemas';
 import type { LocalRuntime } from '../../local/runtime';
 import { issueApiKey, revokeApiKey } from '../../shared/auth/admin';
 import { verifyWebhook } from '../../shared/callbacks/signing';
@@ -171,6 +173,7 @@ describe('lifecycle webhooks', () => {
       [event.id, 1, 'failed', 500, 'http_error'],
     ]);
     expect(attempts.results[0]!.next_attempt_at).toBeNull();
+    expect(v.safeParse(WebhookDeliveryList, attempts).success).toBe(true);
     expect(attempts.results[1]!.next_attempt_at).toEqual(expect.stringMatching(/\+00:00$/));
     await unsubscribe(acme(), subscription.id);
   });
@@ -300,8 +303,41 @@ describe('lifecycle webhooks', () => {
       next_attempt_at: expect.any(String),
     });
     expect(receiver.to('/ok/private')).toEqual([]);
+    // Deleted before its retries run out: the jobs still queued are dropped, none reaches the DLQ.
     await db.send(new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: runtime.tableName, Key: key.webhookSubscription('acme', id) }));
+
+    // A host NAME that passes the URL rules but resolves to loopback (as after DNS rebinding):
+    // the public-only lookup refuses the connection itself.
+    const named = 'wh_00000000000000000000abce';
+    await db.send(
+      new PutCommand({
+        TableName: runtime.tableName,
+        Item: {
+          ...key.webhookSubscription('acme', named),
+          type: 'webhook_subscription',
+          id: named,
+          customer_id: 'acme',
+          // Another port than the receiver's allowed origin: not exempt.
+          url: `https://localhost:${receiver.port + 1}/ok/rebound`,
+          events: ['line.activated'],
+          description: null,
+          status: 'active',
+          created_at: '2026-11-25T12:00:00+00:00',
+          secret_sealed: sealSecret(runtime.env.WEBHOOK_SECRETS_KEY!, named, `whsec_${Buffer.alloc(32, 8).toString('base64')}`),
+          failed_events_in_a_row: 0,
+        },
+      }),
+    );
     await change(sims.acme.iccid, { status: 'active' });
+    const rebound = await eventually(async () => (await deliveries(acme(), named)).results[0]);
+    expect(rebound).toMatchObject({
+      type: 'line.activated',
+      attempt: 1,
+      outcome: 'failed',
+      http_status: null,
+      error: expect.stringMatching(/^refused_address: address (127\.0\.0\.1|::1) is not public \(loopback\)$/),
+    });
+    await db.send(new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: runtime.tableName, Key: key.webhookSubscription('acme', named) }));
   });
 
   it('sends identity.rotated when a key is issued and revoked and identity.verified on its first successful use, never secret material', async () => {

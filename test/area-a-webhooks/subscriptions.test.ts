@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookSubscriptionList, WebhookSubscriptionWithSecret } from '../../shared/webhooks/schemas';
 import type { LocalRuntime } from '../../local/runtime';
 import { startTestRuntime } from '../support/runtime';
 import { call } from './support/http';
@@ -44,6 +46,9 @@ describe('webhook subscription routes', () => {
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?\+00:00$/),
       },
     });
+    // The answer is exactly the documented schema (shared/webhooks/schemas.ts, for the OpenAPI document).
+    expect(v.safeParse(WebhookSubscriptionWithSecret, created.body).success).toBe(true);
+    expect(v.safeParse(WebhookSubscriptionWithSecret, { ...(created.body as object), extra: 1 }).success).toBe(false);
     expect(created.headers.get('x-ratelimit-limit-burst')).toBe('10');
     expect(created.headers.get('x-ratelimit-remaining-minute')).toMatch(/^\d+$/);
     const { id } = created.body as { id: string };
@@ -114,6 +119,7 @@ describe('webhook subscription routes', () => {
     );
     const listed = await call(runtime.baseUrl, globex(), 'GET', '/developer/api/webhooks/');
     expect((listed.body as { count: number }).count).toBe(10);
+    expect(v.safeParse(WebhookSubscriptionList, listed.body).success).toBe(true);
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
 
     // Deleting one makes room for exactly one more.
