@@ -19,7 +19,8 @@ const refused = (code: string, detail: string) => new ApiError(400, code, detail
  * `url` follows the callback_url rules (HTTPS, no credentials, every address it resolves to
  * public unless CALLBACK_ALLOWED_HOSTS exempts it): 400 `invalid_webhook_url`; `events`, when
  * given, a non-empty array of known event names: 400 `invalid_webhook_events`; `description`,
- * when given, text of at most 200 characters (null: none): 400 `invalid_webhook_description`.
+ * when given, well-formed text (shared/text/characters.ts) of at most 200 characters (null:
+ * none): 400 `invalid_webhook_description`.
  */
 export const validateCreateRequest = async (body: unknown, policy: CallbackUrlPolicy): Promise<ValidCreateRequest> => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -45,7 +46,10 @@ export const validateCreateRequest = async (body: unknown, policy: CallbackUrlPo
           : `events must be a non-empty array of event types (${eventTypes.join(', ')}).`,
       );
     }
-    throw refused('invalid_webhook_description', `description must be a string of at most ${maxDescriptionLength} characters, or null.`);
+    throw refused(
+      'invalid_webhook_description',
+      `description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most ${maxDescriptionLength} characters, or null.`,
+    );
   }
   const chosen = parsed.output.events ?? eventTypes;
   return {

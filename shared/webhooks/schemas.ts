@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isCarriableText } from '../text/characters';
 import { eventTypes } from './event-types';
 
 /**
@@ -22,7 +23,7 @@ export const CreateWebhookRequest = v.object({
       v.description('Event types to receive; default all five. Unknown names are refused.'),
     ),
   ),
-  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(maxDescriptionLength)))),
+  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(maxDescriptionLength), v.check(isCarriableText)))),
 });
 
 /** A subscription as every route answers it (never with its secret). */
@@ -64,7 +65,9 @@ export const WebhookDeliveryList = v.strictObject({
   results: v.array(WebhookDelivery),
 });
 
-/** The output types of the schemas above. */
+/** A subscription as answered (WebhookSubscription). */
 export type WebhookSubscriptionView = v.InferOutput<typeof WebhookSubscription>;
+/** A subscription with its secret as create and rotate answer it. */
 export type WebhookSubscriptionWithSecretView = v.InferOutput<typeof WebhookSubscriptionWithSecret>;
+/** A delivery attempt as answered (WebhookDelivery). */
 export type WebhookDeliveryView = v.InferOutput<typeof WebhookDelivery>;

@@ -102,10 +102,17 @@ describe('webhook subscription routes', () => {
       ),
     );
     expect(answer(await create(acme(), { url: hook, description: 'x'.repeat(201) }))).toEqual(
-      error(400, 'invalid_webhook_description', 'description must be a string of at most 200 characters, or null.'),
+      error(400, 'invalid_webhook_description', 'description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most 200 characters, or null.'),
+    );
+    expect(answer(await create(acme(), { url: hook, description: 'bad \u0000 text' }))).toEqual(
+      error(
+        400,
+        'invalid_webhook_description',
+        'description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most 200 characters, or null.',
+      ),
     );
     expect(answer(await create(acme(), { url: hook, description: 12 }))).toEqual(
-      error(400, 'invalid_webhook_description', 'description must be a string of at most 200 characters, or null.'),
+      error(400, 'invalid_webhook_description', 'description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most 200 characters, or null.'),
     );
     expect((await call(runtime.baseUrl, acme(), 'GET', '/developer/api/webhooks/')).body).toEqual({ count: 0, results: [] });
   });
