@@ -3,7 +3,9 @@ import { verifyWebhook } from '../../shared/callbacks/signing';
 import type { WebhookSubscriptionItem } from '../../shared/db/items';
 import { signatureHeader } from '../../shared/webhooks/deliver';
 import { signingSecrets } from '../../shared/webhooks/delivery-consumer';
-import { defaultRetryScheduleSeconds, parseRetrySchedule, retryDelaySeconds } from '../../shared/webhooks/retry-schedule';
+import { defaultRetryScheduleSeconds } from '../../shared/config/function-config';
+import { wholeSecondsList } from '../../shared/config/variables';
+import { retryDelaySeconds } from '../../shared/webhooks/retry-schedule';
 import { newSigningSecret, openSecret, sealSecret } from '../../shared/webhooks/secret-box';
 
 const keyMaterial = 'test-webhook-secrets-key';
@@ -52,8 +54,8 @@ describe('the retry schedule', () => {
   });
 
   it('reads WEBHOOK_RETRY_SCHEDULE_SECONDS as comma-separated whole seconds', () => {
-    expect(parseRetrySchedule('1, 2,3')).toEqual([1, 2, 3]);
-    expect(() => parseRetrySchedule('1,,2')).toThrow('must be comma-separated whole seconds (e.g. 60,300,1800), not "1,,2"');
-    expect(() => parseRetrySchedule('1.5')).toThrow();
+    expect(wholeSecondsList('1, 2,3')).toEqual([1, 2, 3]);
+    expect(() => wholeSecondsList('1,,2')).toThrow('must be comma-separated whole seconds (e.g. 60,300,1800), not "1,,2"');
+    expect(() => wholeSecondsList('1.5')).toThrow();
   });
 });
