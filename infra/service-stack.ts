@@ -8,12 +8,14 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/topology/queues';
 import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from '../shared/topology/routes';
+import { streamConsumers as allStreamConsumers, type StreamConsumerDefinition } from '../shared/topology/streams';
 import { OperationsAlarms } from './constructs/operations-alarms';
 import { OperationsNotifications } from './constructs/operations-notifications';
 import { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceResources } from './constructs/service-function';
 import { secretPhysicalName, ServiceSecrets } from './constructs/service-secrets';
 import { ServiceTable } from './constructs/service-table';
+import { StreamConsumer } from './constructs/stream-consumer';
 import { WorkQueue } from './constructs/work-queue';
 
 /** The repository root: handler paths of the route table are relative to it. */
@@ -27,6 +29,8 @@ export interface ServiceStackProps extends StackProps {
   routes?: RouteDefinition[];
   /** The work queues; defaults to `queueDefinitions`. */
   queues?: QueueDefinition[];
+  /** The consumers of the table's stream; defaults to `streamConsumers`. */
+  streamConsumers?: StreamConsumerDefinition[];
   /**
    * Base URL of the SMS provider's API (SMS_PROVIDER_URL), given to the functions that hold
    * SMS_PROVIDER_TOKEN; unset, sending SMS answers 503 `sms_not_configured`.
@@ -87,6 +91,8 @@ export class ServiceStack extends Stack {
   readonly routeFunctions = new Map<string, ServiceFunction>();
   /** The consumer function of each queue, by queue name. */
   readonly consumerFunctions = new Map<QueueName, ServiceFunction>();
+  /** The consumers of the table's stream, by name. */
+  readonly streamConsumers = new Map<string, StreamConsumer>();
   readonly api: ServiceApi;
   readonly alarms: OperationsAlarms;
   readonly notifications: OperationsNotifications;
@@ -102,7 +108,8 @@ export class ServiceStack extends Stack {
     for (const definition of queues) {
       this.workQueues.set(definition.name, new WorkQueue(this, `Queue-${definition.name}`, { definition, production }));
     }
-    const secretNames: SecretName[] = [...routes, ...queues].flatMap((owner) => owner.access.secrets ?? []);
+    const streams = props.streamConsumers ?? allStreamConsumers;
+    const secretNames: SecretName[] = [...routes, ...queues, ...streams].flatMap((owner) => owner.access.secrets ?? []);
     this.secrets = new ServiceSecrets(this, 'Secrets', { names: secretNames, production });
 
     const resources: ServiceResources = {
@@ -146,7 +153,12 @@ export class ServiceStack extends Stack {
         description: `consumer of the ${definition.name} queue (${definition.consumer.name})`,
         resources,
         production,
-        environment: environmentFor(definition.access),
+        // A consumer that schedules its own retries changes the visibility of its queue's
+        // messages (the event source already grants sqs:ChangeMessageVisibility): it needs the URL.
+        environment: {
+          ...environmentFor(definition.access),
+          ...(definition.consumerSchedulesRetries ? { [definition.urlVariable]: workQueue.queue.queueUrl } : {}),
+        },
       });
       consumer.function.addEventSource(
         new SqsEventSource(workQueue.queue, {
@@ -158,6 +170,21 @@ export class ServiceStack extends Stack {
       );
       this.consumerFunctions.set(definition.name, consumer);
       this.alarms.watchDeadLetterQueue(workQueue);
+    }
+    for (const definition of streams) {
+      const streamConsumer = new StreamConsumer(this, `Stream${pascal(definition.name)}`, {
+        definition,
+        projectRoot,
+        resources,
+        memoryMb: routeDefaults.memoryMb,
+        production,
+      });
+      this.streamConsumers.set(definition.name, streamConsumer);
+      this.alarms.watchQueue(
+        `${definition.name}-failures-not-empty`,
+        streamConsumer.failureQueue,
+        `Stream records the ${definition.name} consumer failed ${definition.retryAttempts + 1} times (their positions are in the queue): read them from the stream and look at them within 24 hours.`,
+      );
     }
 
     this.api = new ServiceApi(this, 'Http', {

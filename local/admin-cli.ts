@@ -8,6 +8,7 @@
  *   npm run admin -- deactivate-user USER_ID
  *   npm run admin -- activate-user USER_ID
  *   npm run admin -- webhook-secret --customer CUSTOMER_ID
+ *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB]
  *
  * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
  * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
@@ -29,6 +30,7 @@ import {
   type AdminDeps,
 } from '../shared/auth/admin';
 import { customerReceiptSecret, ReceiptSecretUnavailable } from '../shared/callbacks/customer-secret';
+import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
 
 const usage = [
   'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
@@ -39,6 +41,8 @@ const usage = [
   '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
   '  activate-user USER_ID             make a user (and all their tokens) active again',
   '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
+  '  set-sim ICCID [--status STATUS] [--data-used-mb MB]',
+  '                                    change a SIM\'s status and/or month-to-date usage (lifecycle events follow)',
 ].join('\n');
 
 /** Where the CLI writes and what environment it reads (tests pass their own). */
@@ -50,7 +54,15 @@ export interface AdminIo {
 
 class UsageError extends Error {}
 
-const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: { user?: string; customer?: string }, io: AdminIo) => Promise<void>> = {
+/** The options a command may read. */
+interface CommandOptions {
+  user?: string;
+  customer?: string;
+  status?: string;
+  dataUsedMb?: string;
+}
+
+const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: CommandOptions, io: AdminIo) => Promise<void>> = {
   'issue-token': async (deps, _argument, options, io) => {
     if (!options.user) throw new UsageError('issue-token needs --user USER_ID');
     const issued = await issueBearerToken(deps, options.user);
@@ -100,6 +112,28 @@ commands['webhook-secret'] = async (deps, _argument, options, io) => {
 };
 // ---------------------------------------------------------------------------------------------
 
+// --- Lifecycle events (issue #15) ------------------------------------------------------------
+/**
+ * `set-sim ICCID [--status STATUS] [--data-used-mb MB]`: changes a SIM as any writer would
+ * (shared/sims/change-sim.ts), against any table, a deployed one included; the table's stream
+ * then makes line.activated / line.suspended / usage.updated for the webhook subscribers.
+ */
+commands['set-sim'] = async (deps, argument, options, io) => {
+  if (!argument) throw new UsageError('set-sim needs ICCID');
+  try {
+    const change = parseSimChange({
+      ...(options.status !== undefined ? { status: options.status } : {}),
+      ...(options.dataUsedMb !== undefined ? { data_used_mb: options.dataUsedMb } : {}),
+    });
+    const sim = await changeSim(deps, argument, change, Date.now());
+    io.out(`SIM ${sim.iccid}: status ${sim.status}, data_used_mb ${sim.data_used_mb}`);
+  } catch (error) {
+    if (error instanceof SimChangeRefused) throw new AdminError(error.message);
+    throw error;
+  }
+};
+// ---------------------------------------------------------------------------------------------
+
 /** Runs one admin command; resolves to the exit code. */
 export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
   let parsed;
@@ -110,6 +144,8 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
       options: {
         user: { type: 'string' },
         customer: { type: 'string' },
+        status: { type: 'string' },
+        'data-used-mb': { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         endpoint: { type: 'string' },
@@ -143,7 +179,12 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
   });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   try {
-    await command({ db, tableName }, argument, { user: values.user, customer: values.customer }, io);
+    await command(
+      { db, tableName },
+      argument,
+      { user: values.user, customer: values.customer, status: values.status, dataUsedMb: values['data-used-mb'] },
+      io,
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

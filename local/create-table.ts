@@ -9,7 +9,7 @@ import { tableDefinition } from '../shared/db/table';
 
 /**
  * Creates the service table from the shared table definition (the same key schema,
- * indexes and TTL attribute as the CDK stack), unless it exists already. Returns whether
+ * indexes, stream and TTL attribute as the CDK stack), unless it exists already. Returns whether
  * it was created.
  */
 export const createTable = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
@@ -28,6 +28,7 @@ export const createTable = async (client: DynamoDBClient, tableName: string): Pr
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
       KeySchema: [
         { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
         { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
+import { streamConsumers } from '../shared/topology/streams';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import { assertJavaPresent } from './dynamodb-local';
 import { withFreshStripeSignature } from './event-fixtures';
@@ -27,7 +28,7 @@ import { startLocalRuntime, type LocalRuntime } from './runtime';
 const usage =
   'Usage: npm run -s invoke -- NAME EVENT_FILE [--keep-signature]   (e.g. npm run -s invoke -- default-fallback events/default-fallback.json)';
 
-/** Every invocable function: routes and queue consumers, by name. */
+/** Every invocable function: routes, queue consumers and stream consumers, by name. */
 /** The Stripe webhook's path in the route table. */
 const stripeWebhookPath = '/api/v1/webhooks/stripe';
 
@@ -35,6 +36,9 @@ const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> 
   const functions = new Map<string, LocalFunction & { handler: string }>();
   for (const route of allRoutes()) {
     functions.set(route.name, { name: route.name, handler: route.handler, timeoutSeconds: route.timeoutSeconds, memoryMb: route.memoryMb });
+  }
+  for (const consumer of streamConsumers) {
+    functions.set(consumer.name, { name: consumer.name, handler: consumer.handler, timeoutSeconds: consumer.timeoutSeconds });
   }
   for (const queue of queueDefinitions) {
     functions.set(queue.consumer.name, { name: queue.consumer.name, handler: queue.consumer.handler, timeoutSeconds: queue.consumerTimeoutSeconds });

@@ -81,7 +81,8 @@ export const failedMessageIds = (result: unknown, event: SQSEvent): Set<string> 
  * it did not report in batchItemFailures (none when it throws), and leaves the failed ones
  * to come back; after the queue's maxReceiveCount receives the emulator's redrive policy
  * moves them to the dead-letter queue. Failed messages become visible again after
- * `retryDelaySeconds` instead of the full visibility timeout, so local retries are quick.
+ * `retryDelaySeconds` instead of the full visibility timeout, so local retries are quick
+ * (except on a queue whose consumer schedules its own retries: `consumerSchedulesRetries`).
  */
 export const startPollers = (options: PollerOptions): Pollers => {
   const controller = new AbortController();
@@ -119,7 +120,8 @@ export const startPollers = (options: PollerOptions): Pollers => {
         }),
       );
     }
-    for (const batch of chunks(retried, 10)) {
+    // A consumer that schedules its own retries has set their visibility already.
+    for (const batch of chunks(target.queue.consumerSchedulesRetries ? [] : retried, 10)) {
       await client.send(
         new ChangeMessageVisibilityBatchCommand({
           QueueUrl: target.url,

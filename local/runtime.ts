@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { allRoutes, type QueueName, type RouteDefinition } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
+import { streamConsumers } from '../shared/topology/streams';
 import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createDeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
@@ -18,11 +19,14 @@ import { referenceMounts } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
+import { startStreamReader } from './stream-reader';
+import { simChangesHandler, simChangesMount } from './sim-changes';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recoverStoppedWorkers, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
 import { simulatorSettingsFromEnv, startSmsSimulator } from './sms-simulator';
 import { createQueues, startSqsLocal, type QueueUrls, type SqsLocal } from './sqs-local';
-import { customerReceiptSecrets } from './inbox-secrets';
+import { customerReceiptSecrets, subscriptionSecrets } from './inbox-secrets';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
 /** Options of startLocalRuntime. */
@@ -164,6 +168,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
 
     const dynamo = new DynamoDBClient({ endpoint: dynamodbEndpoint, region, credentials });
     const sqs = new SQSClient({ endpoint: sqsEndpoint, region, credentials });
+    const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
     cleanups.push(() => {
       dynamo.destroy();
       sqs.destroy();
@@ -210,7 +215,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     let inbox: WebhookInbox | undefined;
     let baseUrl = '';
     const developerConsole = createDeveloperConsole({
-      orders: { db: DynamoDBDocumentClient.from(dynamo), tableName },
+      orders: { db: documents, tableName },
       outboxDir,
       smsMessages: () => simulator.messages(),
       inboxDeliveries: () => inbox?.deliveries() ?? [],
@@ -225,6 +230,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         [developerConsolePath]: developerConsole.handle,
         ...referenceMounts(),
         ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
+        // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
+        [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
       },
       ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
@@ -240,7 +247,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     // The webhook inbox: its own origin alone is exempt from the public-host rule, and its
     // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
     inbox = await startWebhookInbox({
-      secrets: () => (env.CALLBACK_SIGNING_SECRET ? customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
+      secrets: async () => [
+        ...(env.CALLBACK_SIGNING_SECRET ? await customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
+        ...(env.WEBHOOK_SECRETS_KEY ? await subscriptionSecrets(dynamo, tableName, env.WEBHOOK_SECRETS_KEY) : []),
+      ],
     });
     const runningInbox = inbox;
     cleanups.push(() => runningInbox.stop());
@@ -309,6 +319,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
     });
     cleanups.push(() => pollers.stop());
+
+    // The table's stream, read as Lambda's event source mapping reads it, into the same consumers.
+    const streams = new DynamoDBStreamsClient({ endpoint: dynamodbEndpoint, region, credentials });
+    const streamReader = startStreamReader({ dynamo, streams, tableName, consumers: streamConsumers, quiet: options.quiet });
+    cleanups.push(async () => {
+      await streamReader.stop();
+      streams.destroy();
+    });
 
     return {
       baseUrl: gateway.baseUrl,

@@ -1,5 +1,6 @@
 /**
- * Renders the README's route table from shared/topology/routes.ts and the queue definitions, so the
+ * Renders the README's route table from shared/topology/routes.ts, the queue definitions and the
+ * stream consumers, so the
  * README never disagrees with what the stack deploys. `npm run docs` rewrites the block
  * between the markers; test/platform/readme.test.ts fails when it is stale.
  */
@@ -7,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
+import { streamConsumers } from '../shared/topology/streams';
 
 /** The markers around the generated block in README.md. */
 export const markers = { start: '<!-- routes:start (npm run docs) -->', end: '<!-- routes:end -->' } as const;
@@ -24,12 +26,17 @@ export const renderRouteTable = (): string => {
     (queue) =>
       `| SQS | \`${queue.name}\` queue (DLQ after ${queue.maxReceiveCount} receives) | \`${queue.consumer.handler}\` | consumer | no | ${access(queue.access.table, queue.access.sendsTo, queue.access.secrets)} |`,
   );
+  const streams = streamConsumers.map(
+    (consumer) =>
+      `| STREAM | the table's stream (\`type\` ${consumer.itemTypes.join(', ')}; ${consumer.retryAttempts} retries, then a failure queue) | \`${consumer.handler}\` | consumer | no | ${access(consumer.access.table, consumer.access.sendsTo, consumer.access.secrets)} |`,
+  );
   return [
     markers.start,
     '| Method | Path | Handler | Area | JSON body | Access (least privilege) |',
     '|---|---|---|---|---|---|',
     ...rows,
     ...consumers,
+    ...streams,
     markers.end,
   ].join('\n');
 };

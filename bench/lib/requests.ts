@@ -70,6 +70,8 @@ export interface RequestState {
   messageId?: string;
   /** An order created by a checkout route. */
   orderId?: string;
+  /** A webhook subscription created by create-webhook (its id). */
+  webhookId?: string;
 }
 
 /** One request to a route, ready to be turned into its API Gateway event. */
@@ -140,9 +142,11 @@ export const requestFor = (
   if (route.area === 'developer' && !route.path.includes('{proxy+}')) {
     const sms = /\{sim\}\/sms/.test(route.path);
     if (route.path.includes('{message_id}') && !state.messageId) return { skip: 'no message was sent before (send-sms)' };
+    if (route.path.includes('{webhook}') && !state.webhookId) return { skip: 'no webhook subscription was created before (create-webhook)' };
     path = route.path
       .replace('{sim}', sms ? data.bench.smsIccid : String(data.bench.simIds[0]))
       .replace('{message_id}', state.messageId ?? '')
+      .replace('{webhook}', state.webhookId ?? '')
       .replace(/\{[^}]+\}/g, 'example');
   }
   return {
@@ -195,8 +199,9 @@ export const invokeRoute = async (request: BenchRequest, event: APIGatewayProxyE
 export const rememberCreated = (state: RequestState, invocation: Invocation): void => {
   if (invocation.status < 200 || invocation.status >= 300) return;
   try {
-    const body = JSON.parse(invocation.body) as { message_id?: unknown; order_id?: unknown };
+    const body = JSON.parse(invocation.body) as { message_id?: unknown; order_id?: unknown; id?: unknown };
     if (typeof body.message_id === 'string') state.messageId = body.message_id;
+    if (typeof body.id === 'string' && body.id.startsWith('wh_')) state.webhookId = body.id;
     if (typeof body.order_id === 'string') state.orderId = body.order_id;
   } catch {
     /* not JSON: nothing to remember */

@@ -3,6 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { WorkQueue } from './work-queue';
 
@@ -35,9 +36,18 @@ export class OperationsAlarms extends Construct {
   /** Alarms when the dead-letter queue of `workQueue` holds any message. */
   watchDeadLetterQueue(workQueue: WorkQueue): Alarm {
     const name = workQueue.definition.name;
-    const alarm = new Alarm(this, `${name}-dlq-not-empty`, {
-      alarmDescription: `Messages in the dead-letter queue of the ${name} queue: the ${workQueue.definition.consumer.name} consumer failed them ${workQueue.definition.maxReceiveCount} times. Look at them and redrive them.`,
-      metric: workQueue.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+    return this.watchQueue(
+      `${name}-dlq-not-empty`,
+      workQueue.deadLetterQueue,
+      `Messages in the dead-letter queue of the ${name} queue: the ${workQueue.definition.consumer.name} consumer failed them ${workQueue.definition.maxReceiveCount} times. Look at them and redrive them.`,
+    );
+  }
+
+  /** Alarms when `queue` (a dead-letter or failure queue) holds any message. */
+  watchQueue(id: string, queue: IQueue, description: string): Alarm {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric: queue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
         statistic: 'Maximum',
       }),

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table';
 
@@ -12,7 +12,7 @@ export interface ServiceTableProps {
 /**
  * The single DynamoDB table of the service, built from `tableDefinition` (the same data the
  * local runtime creates DynamoDB Local's table from): string PK/SK, its GSIs, the TTL
- * attribute, on-demand billing, point-in-time recovery and encryption at rest.
+ * attribute, the stream (both images), on-demand billing, point-in-time recovery and encryption at rest.
  */
 export class ServiceTable extends Construct {
   readonly table: Table;
@@ -23,6 +23,7 @@ export class ServiceTable extends Construct {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      stream: StreamViewType[tableDefinition.streamView],
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // The AWS owned key is the default; the AWS managed key shows up in CloudTrail.

@@ -69,7 +69,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   const bearerTokens = document.bearer_tokens.map((token): BearerTokenItem => {
     const user = usersById.get(token.user)!;
     return bearerTokenItem(
-      { prefix: credentialPrefix(token.token, bearerTokenPattern)!, value: token.token, revoked: token.revoked },
+      { prefix: credentialPrefix(token.token, bearerTokenPattern)!, value: token.token, revoked: token.revoked, verifiedAt: isoUtc(now) },
       { id: user.id, active: user.active, roles: user.roles, customerId: user.customer },
     );
   });
@@ -77,7 +77,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   const apiKeys = document.api_keys.map(
     (apiKey): ApiKeyItem =>
       apiKeyItem(
-        { prefix: credentialPrefix(apiKey.key, apiKeyPattern)!, value: apiKey.key, revoked: apiKey.revoked },
+        { prefix: credentialPrefix(apiKey.key, apiKeyPattern)!, value: apiKey.key, revoked: apiKey.revoked, verifiedAt: isoUtc(now) },
         { id: apiKey.customer, path: pathOf(apiKey.customer) },
       ),
   );

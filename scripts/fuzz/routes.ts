@@ -287,6 +287,51 @@ const fallback = (input: RouteInput): RouteRequest => {
   };
 };
 
+/** Webhook subscription urls: the callback_url oddities, and public IP literals (accepted with no DNS lookup, never called). */
+const webhookUrls = [...callbackUrls, 'https://1.1.1.1/hook', 'https://[2606:4700:4700::1111]/hook', 'https://8.8.8.8:8443/x?y=1'];
+
+const eventNames = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified', 'line.deleted', 'LINE.ACTIVATED', ''];
+
+/** POST /developer/api/webhooks/ (issue #15): url, events and description, odd and plausible. */
+const createWebhook = (input: RouteInput): RouteRequest => {
+  const { rng, context } = input;
+  const method = methodFor(rng, 'POST');
+  const plausible: Record<string, unknown> = { url: rng.pick(webhookUrls) };
+  if (rng.chance(0.5)) plausible.events = Array.from({ length: rng.int(0, 4) }, () => rng.pick(eventNames));
+  if (rng.chance(0.3)) plausible.description = rng.pick(['fleet dashboard', 'd'.repeat(201), oddString(rng)]);
+  const { headers, body, mutated } = withBody(rng, developerAuth(rng, context), plausible);
+  return {
+    label: `create-webhook: ${method !== 'POST' ? `method ${method}` : mutated ? 'body mutated' : 'body'}`,
+    method,
+    target: pathVariant(rng, '/developer/api/webhooks/'),
+    headers,
+    body,
+  };
+};
+
+/** A subscription id segment: well-formed (unknown), malformed, or odd text. */
+const webhookId = (rng: Rng): string =>
+  rng.weighted<() => string>([
+    [4, () => `wh_${Array.from({ length: 24 }, () => rng.pick([...'0123456789abcdef'])).join('')}`],
+    [1, () => rng.pick(['wh_', 'wh_XYZ', 'WH_0123456789ABCDEF01234567', `wh_${'0'.repeat(2_100)}`])],
+    [1, () => urlText(rng, oddString(rng))],
+  ])();
+
+/** The routes on one subscription: GET, DELETE, rotate-secret and deliveries. */
+const webhookItem =
+  (name: string, suffix: string, own: 'GET' | 'POST' | 'DELETE') =>
+  (input: RouteInput): RouteRequest => {
+    const { rng, context } = input;
+    const method = methodFor(rng, own);
+    return {
+      label: `${name}: ${method === own ? 'id' : `method ${method}`}`,
+      method,
+      target: pathVariant(rng, `/developer/api/webhooks/${webhookId(rng)}/${suffix}`),
+      headers: [...developerAuth(rng, context), ...extraHeaders(rng)],
+      ...(rng.chance(0.2) ? { body: Buffer.from('{"url":"https://1.1.1.1/"}') } : {}),
+    };
+  };
+
 /** The route generators with their weights. */
 export const routeGenerators: ReadonlyArray<readonly [number, (input: RouteInput) => RouteRequest]> = [
   [9, listSims],
@@ -299,4 +344,10 @@ export const routeGenerators: ReadonlyArray<readonly [number, (input: RouteInput
   [8, checkout('checkout-iot')],
   [12, stripeWebhook],
   [6, fallback],
+  [6, createWebhook],
+  [4, (input) => developerGet(input, 'list-webhooks', '/developer/api/webhooks/', {})],
+  [4, webhookItem('get-webhook', '', 'GET')],
+  [4, webhookItem('delete-webhook', '', 'DELETE')],
+  [4, webhookItem('rotate-webhook-secret', 'rotate-secret/', 'POST')],
+  [4, webhookItem('list-webhook-deliveries', 'deliveries/', 'GET')],
 ];

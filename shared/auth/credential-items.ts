@@ -7,6 +7,12 @@ export interface CredentialToStore {
   prefix: string;
   value: string;
   revoked: boolean;
+  /**
+   * When it first authenticated (identity.verified is made when this appears); the seed loader
+   * sets it to the load time (the credentials of a seed document are already in use), the
+   * admin CLI leaves it absent (a new credential).
+   */
+  verifiedAt?: string;
 }
 
 /**
@@ -28,6 +34,7 @@ export const bearerTokenItem = (
   user_active: user.active,
   user_roles: [...user.roles],
   user_customer_id: user.customerId,
+  ...(token.verifiedAt ? { verified_at: token.verifiedAt } : {}),
 });
 
 /**
@@ -42,4 +49,5 @@ export const apiKeyItem = (apiKey: CredentialToStore, customer: { id: string; pa
   customer_id: customer.id,
   customer_path: [...customer.path],
   revoked: apiKey.revoked,
+  ...(apiKey.verifiedAt ? { verified_at: apiKey.verifiedAt } : {}),
 });

@@ -4,6 +4,7 @@ import type { ApiKeyItem, BearerTokenItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import { credentialMatches, parseCredential } from './credentials';
+import { markFirstUse } from './first-use';
 
 /** What authentication reads: the single table. */
 export interface AuthDeps {
@@ -85,6 +86,8 @@ export const apiKeyCredential = (headers: RequestHeaders): string | undefined =>
  * deactivation applies to the very next request); the token item carries its user's state
  * and the key item its customer's path, so nothing else is read. Secrets are compared as
  * SHA-256 hashes in constant time. A malformed bearer token fails before any read.
+ * A credential's first successful use also marks it (./first-use.ts: one conditional write,
+ * only then), which the table's stream turns into identity.verified.
  */
 export const authenticateDeveloper = async (deps: AuthDeps, headers: RequestHeaders): Promise<DeveloperCaller> =>
   (await authenticateDeveloperWith(deps, headers)).caller;
@@ -129,6 +132,8 @@ export const authenticateDeveloperWith = async (
 
   if (!(tokenItem.user_roles ?? []).includes(developerRole)) throw errors.developerRequired();
   if (!(keyItem.customer_path ?? []).includes(tokenItem.user_customer_id)) throw errors.tenantMismatch();
+
+  await markFirstUse(deps, [{ key: tokenKey, verified_at: tokenItem.verified_at }, { key: apiKeyKey!, verified_at: keyItem.verified_at }], new Date().toISOString());
 
   const caller = {
     userId: tokenItem.user_id,

@@ -9,9 +9,9 @@
  * No default stands in for deployed configuration: the table name and queue URLs are
  * required (the stack sets them; the local runtime sets them itself), and the region is
  * AWS_REGION, which Lambda always sets. Defaults exist only where they are product
- * decisions: STOCK_HOLD_MINUTES and the callback timeouts.
+ * decisions: STOCK_HOLD_MINUTES, the callback timeouts and the webhook retry schedule.
  */
-import { optional, positiveNumber, required, text, url, withDefault, type ConfigOf } from './variables';
+import { optional, positiveNumber, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
 
 /** The AWS region and the endpoint overrides of the local runtime (DynamoDB Local, the SQS emulator). */
 export const awsVariables = {
@@ -74,6 +74,18 @@ const checkout = {
   stockHoldMinutes,
 };
 
+/** A webhook subscription route (issue #15): `url` follows the callback_url rules. */
+const webhookRoute = { ...developerRoute, ...callbackVariables };
+
+/**
+ * The waits between webhook delivery attempts (issue #15: exponential backoff over about a
+ * day): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after attempts 1 to 6 (shared/webhooks/retry-schedule.ts).
+ */
+export const defaultRetryScheduleSeconds = [60, 300, 1800, 7200, 21_600, 43_200];
+
+/** WEBHOOK_DELIVERY_QUEUE_URL: the webhook-deliveries queue (text, as CALLBACK_QUEUE_URL). */
+const deliveryQueueUrl = required('WEBHOOK_DELIVERY_QUEUE_URL', text);
+
 /** Every function's configuration, by function name (route and queue consumer names). */
 export const functionConfigs = {
   'list-sims': developerRoute,
@@ -103,6 +115,27 @@ export const functionConfigs = {
     connectTimeoutMs: withDefault('CALLBACK_CONNECT_TIMEOUT_MS', positiveNumber, 5000),
     /** CALLBACK_TOTAL_TIMEOUT_MS: total timeout of a forward (spec A4: 10 s). */
     totalTimeoutMs: withDefault('CALLBACK_TOTAL_TIMEOUT_MS', positiveNumber, 10_000),
+  },
+  'create-webhook': webhookRoute,
+  'list-webhooks': webhookRoute,
+  'get-webhook': webhookRoute,
+  'delete-webhook': webhookRoute,
+  'rotate-webhook-secret': webhookRoute,
+  'list-webhook-deliveries': webhookRoute,
+  'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl },
+  'deliver-webhook': {
+    ...tableVariables,
+    ...outboundVariables,
+    ...callbackVariables,
+    deliveryQueueUrl,
+    /** CALLBACK_CONNECT_TIMEOUT_MS: connect timeout of a delivery (5 s, as the receipts'). */
+    connectTimeoutMs: withDefault('CALLBACK_CONNECT_TIMEOUT_MS', positiveNumber, 5000),
+    /** CALLBACK_TOTAL_TIMEOUT_MS: a 2xx within this is success (issue #15: 10 s). */
+    totalTimeoutMs: withDefault('CALLBACK_TOTAL_TIMEOUT_MS', positiveNumber, 10_000),
+    /** WEBHOOK_RETRY_SCHEDULE_SECONDS: waits between attempts (shared/webhooks/retry-schedule.ts). */
+    retrySchedule: withDefault('WEBHOOK_RETRY_SCHEDULE_SECONDS', wholeSecondsList, defaultRetryScheduleSeconds),
+    /** WEBHOOK_FAILING_AFTER_EVENTS: events in a row that exhaust their retries before a subscription is `failing`. */
+    failingAfterEvents: withDefault('WEBHOOK_FAILING_AFTER_EVENTS', positiveNumber, 5),
   },
   'fulfil-order': {
     ...tableVariables,

@@ -69,6 +69,15 @@ export const url: Parser<string> = (value) => {
   return value;
 };
 
+/** Comma-separated whole seconds, at least one (e.g. a retry schedule: `60,300,1800`). */
+export const wholeSecondsList: Parser<number[]> = (value) => {
+  const steps = value.split(',').map((part) => part.trim());
+  if (steps.some((step) => !/^\d{1,6}$/.test(step))) {
+    throw new Error(`must be comma-separated whole seconds (e.g. 60,300,1800), not ${JSON.stringify(value)}`);
+  }
+  return steps.map(Number);
+};
+
 /** A positive, finite number (fractions allowed). */
 export const positiveNumber: Parser<number> = (value) => {
   const parsed = Number(value);

@@ -41,6 +41,11 @@ export interface BearerTokenItem {
   user_active: boolean;
   user_roles: string[];
   user_customer_id: string;
+  /**
+   * When the token first authenticated successfully (issue #15, identity.verified); absent
+   * until then. Set once by a conditional write of the authentication path.
+   */
+  verified_at?: string;
 }
 
 /** A customer-group API key, found by its prefix, with its customer's path for scoping. */
@@ -52,6 +57,8 @@ export interface ApiKeyItem {
   customer_id: string;
   customer_path: string[];
   revoked: boolean;
+  /** When the key first authenticated successfully (as BearerTokenItem.verified_at). */
+  verified_at?: string;
 }
 
 /** A shared data bundle's figures as copied onto each SIM on it. */
@@ -420,5 +427,55 @@ export interface IdempotencyItem {
   response_body?: string;
   order_id?: string;
   created_at: string;
+  expires_at: number;
+}
+
+/** Whether a webhook subscription's recent events reach its URL (`failing`: a run of events exhausted their retries). */
+export type WebhookSubscriptionStatus = 'active' | 'failing';
+
+/**
+ * A webhook subscription of a customer (issue #15; docs/webhooks.md). Its signing secret is
+ * kept sealed (AES-256-GCM under WEBHOOK_SECRETS_KEY, shared/webhooks/secret-box.ts), never in
+ * clear; after a rotation the previous one keeps signing until `previous_secret_expires_at_ms`.
+ */
+export interface WebhookSubscriptionItem {
+  PK: string; SK: string;
+  type: 'webhook_subscription';
+  id: string;
+  customer_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: WebhookSubscriptionStatus;
+  created_at: string;
+  secret_sealed: string;
+  previous_secret_sealed?: string;
+  previous_secret_expires_at_ms?: number;
+  /** Events in a row whose delivery exhausted every retry; reset by a delivered event. */
+  failed_events_in_a_row: number;
+  failing_since?: string;
+}
+
+/** The count of a customer's webhook subscriptions (at most 10). */
+export interface WebhookCountItem {
+  PK: string; SK: string;
+  type: 'webhook_count';
+  count: number;
+}
+
+/** One delivery attempt of an event to a subscription (kept 30 days, TTL `expires_at`). */
+export interface WebhookDeliveryItem {
+  PK: string; SK: string;
+  type: 'webhook_delivery';
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  outcome: 'delivered' | 'failed';
+  http_status: number | null;
+  error: string | null;
+  attempted_at: string;
+  /** When the next attempt is due; null after a delivery or the last attempt. */
+  next_attempt_at: string | null;
   expires_at: number;
 }

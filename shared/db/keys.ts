@@ -35,6 +35,21 @@ export const key = {
     PK: `DEVICE#${iccid}`,
     SK: `TOPUP#${orderId}#${String(lineIndex).padStart(2, '0')}`,
   }),
+  /** A webhook subscription (issue #15), in its customer's partition beside the customer item. */
+  webhookSubscription: (customerId: string, subscriptionId: string) => ({
+    PK: `CUSTOMER#${customerId}`,
+    SK: `WEBHOOK#${subscriptionId}`,
+  }),
+  /** How many webhook subscriptions a customer has (the limit of 10 is a condition on it). */
+  webhookCount: (customerId: string) => ({ PK: `CUSTOMER#${customerId}`, SK: 'WEBHOOK_COUNT' }),
+  /**
+   * One delivery attempt of a subscription, newest last in sort order: epoch ms zero-padded,
+   * then the event id and the attempt number.
+   */
+  webhookDelivery: (customerId: string, subscriptionId: string, attemptedAtMs: number, eventId: string, attempt: number) => ({
+    PK: `WEBHOOK#${customerId}#${subscriptionId}`,
+    SK: `DELIVERY#${String(attemptedAtMs).padStart(15, '0')}#${eventId}#${String(attempt).padStart(2, '0')}`,
+  }),
 };
 
 /** Sort keys used as bounds of range queries within a partition. */
@@ -53,6 +68,10 @@ export const partition = {
   order: (orderId: string) => `ORDER#${orderId}`,
   /** A device with its top-ups (key.device, key.deviceTopup). */
   device: (iccid: string) => `DEVICE#${iccid}`,
+  /** A customer with its webhook subscriptions (key.customer, key.webhookSubscription, key.webhookCount). */
+  customer: (customerId: string) => `CUSTOMER#${customerId}`,
+  /** The delivery attempts of one subscription (key.webhookDelivery). */
+  webhookDeliveries: (customerId: string, subscriptionId: string) => `WEBHOOK#${customerId}#${subscriptionId}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */
@@ -83,4 +102,8 @@ export const sortKeyPrefix = {
   fulfilmentEffect: 'EFFECT#',
   /** Every top-up of a device (with key.deviceTopup). */
   deviceTopup: 'TOPUP#',
+  /** Every webhook subscription of a customer (with key.webhookSubscription). */
+  webhookSubscription: 'WEBHOOK#',
+  /** Every delivery attempt of a subscription (with key.webhookDelivery). */
+  webhookDelivery: 'DELIVERY#',
 };

@@ -16,6 +16,11 @@ export const tableDefinition = {
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB deletes the item some time after it passes. */
   timeToLiveAttribute: 'expires_at',
+  /**
+   * The table's stream: both images of every change, read by the stream consumers
+   * (shared/topology/streams.ts) to derive lifecycle events from the data (issue #15).
+   */
+  streamView: 'NEW_AND_OLD_IMAGES',
   globalSecondaryIndexes: [
     /** Lookups by an alternative identifier: ICCID → SIM, customer name → customer, user → tokens. */
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },

@@ -21,6 +21,11 @@ export interface QueueDefinition {
   batchSize: number;
   /** What the consumer may touch. */
   access: RouteAccess;
+  /**
+   * The consumer schedules its own retries (ChangeMessageVisibility before it reports a
+   * failure), so the local pollers leave a failed message's visibility alone.
+   */
+  consumerSchedulesRetries?: boolean;
 }
 
 /** Visibility timeout of a queue: six times its consumer's timeout (AWS's guidance). */
@@ -53,6 +58,20 @@ export const queueDefinitions: QueueDefinition[] = [
     maxReceiveCount: 5,
     batchSize: 5,
     access: { table: 'readWrite', secrets: ['SMS_PROVIDER_TOKEN'], sendsEmail: true, notifiesOperations: true },
+  },
+  {
+    // Lifecycle events to webhook subscribers (issue #15; docs/webhooks.md): one message per
+    // (event, subscription), queued by the stream consumer (./streams.ts). Each receive is one
+    // attempt: 7 attempts over about 20 hours (the consumer hides a failed message for the
+    // next wait of its schedule), then the dead-letter queue.
+    name: 'webhook-deliveries',
+    urlVariable: 'WEBHOOK_DELIVERY_QUEUE_URL',
+    consumer: { name: 'deliver-webhook', handler: 'functions/deliver-webhook.ts' },
+    consumerTimeoutSeconds: 30,
+    maxReceiveCount: 7,
+    batchSize: 10,
+    access: { table: 'readWrite', secrets: ['WEBHOOK_SECRETS_KEY'] },
+    consumerSchedulesRetries: true,
   },
 ];
 

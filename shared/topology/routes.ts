@@ -24,7 +24,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type RouteArea = 'developer' | 'storefront' | 'provider';
 
 /** Names of the queues a function may send to (see ./queues.ts). */
-export type QueueName = 'callbacks' | 'fulfilment';
+export type QueueName = 'callbacks' | 'fulfilment' | 'webhook-deliveries';
 
 /** Names of the secrets a function may read (see shared/config/secrets.ts). */
 export type SecretName =
@@ -33,7 +33,8 @@ export type SecretName =
   | 'STRIPE_WEBHOOK_SECRET'
   | 'SMS_PROVIDER_TOKEN'
   | 'SMS_RECEIPT_SECRET'
-  | 'CALLBACK_SIGNING_SECRET';
+  | 'CALLBACK_SIGNING_SECRET'
+  | 'WEBHOOK_SECRETS_KEY';
 
 /** What a function may touch: the stack grants exactly this and nothing more. */
 export interface RouteAccess {
@@ -194,7 +195,36 @@ export const routes: RouteDefinition[] = [
     // No table: the queue is the only place a payment event is kept (docs/fulfilment.md).
     access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
   },
+  // Webhook subscriptions for lifecycle events (issue #15); docs/webhooks.md. `{webhook}` is a
+  // subscription id (wh_...). WEBHOOK_SECRETS_KEY seals the signing secrets in the table.
+  ...webhookRoutes(),
 ];
+
+/**
+ * The six webhook subscription routes (Area A). Only the two that make a signing secret (create
+ * and rotate) read WEBHOOK_SECRETS_KEY, which seals it for the table.
+ */
+function webhookRoutes(): RouteDefinition[] {
+  const route = (name: string, method: RouteMethod, path: string, seals = false): RouteDefinition => ({
+    name,
+    method,
+    path,
+    handler: `functions/${name}.ts`,
+    area: 'developer',
+    json: name === 'create-webhook',
+    access: { table: 'readWrite', ...(seals ? { secrets: ['WEBHOOK_SECRETS_KEY' as const] } : {}) },
+  });
+  return [
+    // Up to 3 s resolving the URL's host, as send-sms.
+    { ...route('create-webhook', 'POST', '/developer/api/webhooks/', true), timeoutSeconds: 15 },
+    route('list-webhooks', 'GET', '/developer/api/webhooks/'),
+    route('get-webhook', 'GET', '/developer/api/webhooks/{webhook}/'),
+    route('rotate-webhook-secret', 'POST', '/developer/api/webhooks/{webhook}/rotate-secret/', true),
+    route('list-webhook-deliveries', 'GET', '/developer/api/webhooks/{webhook}/deliveries/'),
+    // Last: whatever walks the table in order (the benchmark) has used the subscription before.
+    route('delete-webhook', 'DELETE', '/developer/api/webhooks/{webhook}/'),
+  ];
+}
 
 /** Every route including the fallbacks, most specific first. */
 export const allRoutes = (): RouteDefinition[] => [...routes, developerFallbackRoute, defaultFallbackRoute];

@@ -8,6 +8,7 @@ import { allRoutes, type RouteDefinition, type SecretName } from '../../shared/t
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../../shared/topology/queues';
 import { tableDefinition } from '../../shared/db/table';
+import { streamConsumers } from '../../shared/topology/streams';
 import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
 import { requiredVariables } from '../../shared/config/variables';
 import { fixtureMethods, fixtureRoutes } from './fixture-routes';
@@ -42,6 +43,7 @@ const functionsOf = (synthesised: Synthesised) => {
     ...queueDefinitions.map((definition) =>
       entry(definition.consumer.name, stack.consumerFunctions.get(definition.name)!, definition.access),
     ),
+    ...streamConsumers.map((definition) => entry(definition.name, stack.streamConsumers.get(definition.name)!.consumer, definition.access)),
   ];
 };
 
@@ -156,6 +158,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
           Projection: { ProjectionType: index.projection },
         })),
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
@@ -166,7 +169,8 @@ describe('the service stack over a route table with every kind of row (dev)', ()
 
   it('gives each queue a dead-letter queue, its redrive and six times the consumer timeout', () => {
     const { json, stack } = synthesised;
-    expect(idsOfType(json, 'AWS::SQS::Queue')).toHaveLength(queueDefinitions.length * 2);
+    // Each work queue and its DLQ, and the failure queue of each stream consumer.
+    expect(idsOfType(json, 'AWS::SQS::Queue')).toHaveLength(queueDefinitions.length * 2 + streamConsumers.length);
     for (const definition of queueDefinitions) {
       const workQueue = stack.workQueues.get(definition.name)!;
       const queue = json.Resources[logicalId(synthesised, workQueue.queue)]!;
@@ -204,7 +208,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
   it('feeds each consumer from its queue in batches, reporting item failures', () => {
     const { json, stack } = synthesised;
     const mappings = idsOfType(json, 'AWS::Lambda::EventSourceMapping').map((id) => json.Resources[id]!.Properties!);
-    expect(mappings).toHaveLength(queueDefinitions.length);
+    expect(mappings).toHaveLength(queueDefinitions.length + streamConsumers.length);
     for (const definition of queueDefinitions) {
       const functionId = logicalId(synthesised, stack.consumerFunctions.get(definition.name)!.function);
       const queueId = logicalId(synthesised, stack.workQueues.get(definition.name)!.queue);
@@ -217,12 +221,43 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     }
   });
 
+  it("feeds each stream consumer from the table's stream: filtered to its item types, item failures reported, bisected, retried, then its failure queue", () => {
+    const { json, stack } = synthesised;
+    const tableId = logicalId(synthesised, stack.serviceTable.table);
+    const mappings = idsOfType(json, 'AWS::Lambda::EventSourceMapping').map((id) => json.Resources[id]!.Properties!);
+    for (const definition of streamConsumers) {
+      const streamConsumer = stack.streamConsumers.get(definition.name)!;
+      const functionId = logicalId(synthesised, streamConsumer.consumer.function);
+      const failureId = logicalId(synthesised, streamConsumer.failureQueue);
+      const mapping = mappings.find((candidate) => referencedIds(candidate.FunctionName).includes(functionId));
+      expect(mapping, definition.name).toEqual({
+        FunctionName: { Ref: functionId },
+        EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: definition.batchSize,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: definition.retryAttempts,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failureId, 'Arn'] } } },
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { type: { S: definition.itemTypes } } } }) }] },
+      });
+      const roleId = logicalId(synthesised, streamConsumer.consumer.role);
+      expect(actionsOn(json, roleId, tableId).filter((action) => dynamodbWrites.includes(action))).toEqual([]);
+      expect(allActions(json, roleId)).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams']));
+      expect(json.Resources[failureId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+      const alarm = idsOfType(json, 'AWS::CloudWatch::Alarm')
+        .map((id) => json.Resources[id]!.Properties!)
+        .find((candidate) => referencedIds(candidate.Dimensions).includes(failureId));
+      expect(alarm, definition.name).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0 });
+    }
+  });
+
   it('alarms to the operations topic as soon as a dead-letter queue holds a message', () => {
     const { json, stack } = synthesised;
     const [topicId] = idsOfType(json, 'AWS::SNS::Topic');
     expect(json.Resources[topicId!]!.Properties!.DisplayName).toBe('Operations alarms');
     const alarms = idsOfType(json, 'AWS::CloudWatch::Alarm').map((id) => json.Resources[id]!.Properties!);
-    expect(alarms).toHaveLength(queueDefinitions.length);
+    expect(alarms).toHaveLength(queueDefinitions.length + streamConsumers.length);
     for (const definition of queueDefinitions) {
       const deadLetterId = logicalId(synthesised, stack.workQueues.get(definition.name)!.deadLetterQueue);
       const alarm = alarms.find((candidate) => referencedIds(candidate.Dimensions).includes(deadLetterId));
@@ -384,8 +419,10 @@ describe('the service stack over a route table with every kind of row (dev)', ()
         const actions = actionsOn(json, fn.roleId, queueId);
         expect(actions.includes('sqs:SendMessage'), `${fn.name} → ${definition.name}`).toBe(produces);
         expect(actions.includes('sqs:ReceiveMessage'), `${fn.name} ← ${definition.name}`).toBe(consumes);
+        // A consumer that schedules its own retries (ChangeMessageVisibility) knows its queue's URL.
+        const knowsUrl = produces || (consumes && definition.consumerSchedulesRetries === true);
         expect(environmentOf(json, fn.id)[definition.urlVariable], `${fn.name} ${definition.urlVariable}`).toEqual(
-          produces ? { Ref: queueId } : undefined,
+          knowsUrl ? { Ref: queueId } : undefined,
         );
       }
     }
@@ -550,6 +587,7 @@ describe('the service stack over the real route table', () => {
     const deployed = [
       ...[...stack.routeFunctions].map(([name, fn]) => ({ name, fn })),
       ...queueDefinitions.map((definition) => ({ name: definition.consumer.name, fn: stack.consumerFunctions.get(definition.name)! })),
+      ...streamConsumers.map((definition) => ({ name: definition.name, fn: stack.streamConsumers.get(definition.name)!.consumer })),
     ];
     expect(deployed.map(({ name }) => name).sort()).toEqual(Object.keys(functionConfigs).sort());
     for (const { name, fn } of deployed) {

@@ -8,6 +8,8 @@ import { resolveRoute } from '../../local/gateway';
 import { repositoryRoot } from '../../local/handler-loader';
 import { receiptSignature } from '../../local/sms-simulator';
 import { queueDefinitions } from '../../shared/topology/queues';
+import { streamConsumers } from '../../shared/topology/streams';
+import { passesFilter } from '../../local/stream-reader';
 
 const fixture = (name: string): Record<string, any> => {
   const file = join(repositoryRoot, 'events', `${name}.json`);
@@ -64,8 +66,30 @@ describe('event fixtures', () => {
     },
   );
 
+  it.each(streamConsumers.map((consumer) => [consumer.name, consumer] as const))(
+    'events/%s.json is a DynamoDB stream event its consumer is given',
+    (name, consumer) => {
+      const event = fixture(name);
+      expect(Array.isArray(event.Records) && event.Records.length > 0).toBe(true);
+      for (const record of event.Records) {
+        expect(record).toMatchObject({
+          eventID: expect.any(String),
+          eventName: expect.stringMatching(/^(INSERT|MODIFY|REMOVE)$/),
+          eventSource: 'aws:dynamodb',
+          eventSourceARN: expect.stringMatching(/^arn:aws:dynamodb:[^:]+:\d{12}:table\/[^/]+\/stream\//),
+          dynamodb: { ApproximateCreationDateTime: expect.any(Number), Keys: expect.any(Object), SequenceNumber: expect.any(String), StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        });
+        expect(passesFilter(record, consumer), 'passes the item-type filter').toBe(true);
+      }
+    },
+  );
+
   it('has no fixture for a route or consumer that does not exist', () => {
-    const names = new Set([...allRoutes().map((route) => route.name), ...queueDefinitions.map((queue) => queue.consumer.name)]);
+    const names = new Set([
+      ...allRoutes().map((route) => route.name),
+      ...queueDefinitions.map((queue) => queue.consumer.name),
+      ...streamConsumers.map((consumer) => consumer.name),
+    ]);
     const files = existsSync(join(repositoryRoot, 'events'))
       ? readdirSync(join(repositoryRoot, 'events'))
       : [];

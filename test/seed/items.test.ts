@@ -22,12 +22,14 @@ describe('seed items', () => {
       {
         PK: 'TOKEN#tok1', SK: 'TOKEN', GSI1PK: 'USER#u1', GSI1SK: 'TOKEN#tok1', type: 'bearer_token', prefix: 'tok1',
         secret_hash: sha256(secrets.token), user_id: 'u1', revoked: false, user_active: true, user_roles: ['developer'], user_customer_id: 'top',
+        verified_at: '2026-11-22T12:00:00.000+00:00',
       },
       {
         PK: 'TOKEN#tok2', SK: 'TOKEN', GSI1PK: 'USER#u2', GSI1SK: 'TOKEN#tok2', type: 'bearer_token', prefix: 'tok2',
         secret_hash: sha256(secrets.otherToken), user_id: 'u2', revoked: true, user_active: false, user_roles: [], user_customer_id: 'other',
+        verified_at: '2026-11-22T12:00:00.000+00:00',
       },
-      { PK: 'APIKEY#key1', SK: 'APIKEY', type: 'api_key', prefix: 'key1', secret_hash: sha256(secrets.apiKey), customer_id: 'mid', customer_path: ['top', 'mid'], revoked: false },
+      { PK: 'APIKEY#key1', SK: 'APIKEY', type: 'api_key', prefix: 'key1', secret_hash: sha256(secrets.apiKey), customer_id: 'mid', customer_path: ['top', 'mid'], revoked: false, verified_at: '2026-11-22T12:00:00.000+00:00' },
       { PK: 'BUNDLE#b1', SK: 'BUNDLE', type: 'data_bundle', customer_id: 'top', ...bundle },
       {
         PK: 'SIM#1001', SK: 'SIM', GSI1PK: 'ICCID#8944500000000001001', GSI1SK: 'SIM', type: 'sim', id: 1001, iccid: '8944500000000001001',

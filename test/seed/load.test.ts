@@ -53,12 +53,12 @@ describe('loading a seed document', () => {
       expect(token.Item).toEqual({
         PK: 'TOKEN#demo01', SK: 'TOKEN', GSI1PK: 'USER#u-ada', GSI1SK: 'TOKEN#demo01', type: 'bearer_token', prefix: 'demo01',
         secret_hash: sha256(demo.bearer_tokens[0]!.token), user_id: 'u-ada', revoked: false,
-        user_active: true, user_roles: ['developer'], user_customer_id: 'acme',
+        user_active: true, user_roles: ['developer'], user_customer_id: 'acme', verified_at: expect.stringMatching(/\+00:00$/),
       });
       const apiKey = await documents.send(new GetCommand({ TableName: tableName, Key: key.apiKey('demo02') }));
       expect(apiKey.Item).toEqual({
         PK: 'APIKEY#demo02', SK: 'APIKEY', type: 'api_key', prefix: 'demo02', secret_hash: sha256(demo.api_keys[1]!.key),
-        customer_id: 'acme-north', customer_path: ['acme', 'acme-north'], revoked: false,
+        customer_id: 'acme-north', customer_path: ['acme', 'acme-north'], revoked: false, verified_at: expect.stringMatching(/\+00:00$/),
       });
     });
 

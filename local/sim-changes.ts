@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
+import { simObject } from '../shared/sims/sim-object';
+import type { LocalMount } from './gateway';
+
+/** The mount prefix of the SIM changes (the gateway picks the longest matching prefix). */
+export const simChangesMount = '/_local/sims';
+
+/** Largest body read (bytes). */
+const maxBodyBytes = 16 * 1024;
+
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) chunks.push(chunk);
+    });
+    request.on('end', () => (size > maxBodyBytes ? reject(new SimChangeRefused(`the body must be at most ${maxBodyBytes} bytes`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', reject);
+  });
+
+const answer = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+};
+
+/**
+ * `POST {base}/_local/sims/<iccid>` with `{status?, data_used_mb?}` (issue #15, point 5): changes
+ * a SIM of the local table as any writer would (shared/sims/change-sim.ts), so the table's
+ * stream makes line.activated / line.suspended / usage.updated of it and the subscriptions
+ * receive them. Answers 200 with the SIM object as its owner's key sees it; 400
+ * `invalid_request` (bad JSON or values), 404 `not_found` (no such SIM), 405
+ * `method_not_allowed`, always JSON. Local only: the deployed stack has no `/_local/` paths
+ * (the admin CLI's `set-sim` does the same against a deployed table).
+ */
+export const simChangesHandler =
+  (table: () => { db: DynamoDBDocumentClient; tableName: string }, now: () => number = Date.now): LocalMount =>
+  async (request, response, path) => {
+    const iccid = /^\/(\d{1,20})\/?$/.exec(path)?.[1];
+    if (!iccid) return answer(response, 404, { detail: 'Not found: use POST /_local/sims/<iccid>.', code: 'not_found' });
+    if (request.method !== 'POST') {
+      return answer(response, 405, { detail: `Method ${request.method} is not allowed on this path; use POST.`, code: 'method_not_allowed' }, { Allow: 'POST' });
+    }
+    try {
+      const text = await readBody(request);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new SimChangeRefused('the body is not valid JSON');
+      }
+      const changed = await changeSim(table(), iccid, parseSimChange(body), now());
+      answer(response, 200, simObject(changed, changed.customer_id));
+    } catch (error) {
+      if (!(error instanceof SimChangeRefused)) throw error;
+      const unknown = error.message.startsWith('no SIM');
+      answer(response, unknown ? 404 : 400, { detail: `${error.message}.`, code: unknown ? 'not_found' : 'invalid_request' });
+    }
+  };

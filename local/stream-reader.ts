@@ -1,0 +1,209 @@
+import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+  type AttributeValue,
+  type DynamoDBStreamsClient,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { tableDefinition } from '../shared/db/table';
+import type { StreamConsumerDefinition } from '../shared/topology/streams';
+import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
+import { lambdaContext, localRegion } from './lambda-context';
+
+/** Options of startStreamReader. */
+export interface StreamReaderOptions {
+  dynamo: DynamoDBClient;
+  streams: DynamoDBStreamsClient;
+  tableName: string;
+  consumers: StreamConsumerDefinition[];
+  /** Invoke this function instead of each consumer's module (tests). */
+  handler?: LambdaHandler;
+  /** Pause between reads of a shard with nothing new (default 200 ms). */
+  idleMs?: number;
+  quiet?: boolean;
+}
+
+/** A running stream reader. */
+export interface StreamReader {
+  /** Stops reading; resolves once the batch in progress is finished. */
+  stop(): Promise<void>;
+}
+
+/** An attribute value of the SDK (Uint8Array for binary) as Lambda's event carries it (base64 text). */
+const lambdaAttribute = (value: AttributeValue): unknown => {
+  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
+  if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
+  if (value.M !== undefined) return { M: lambdaImage(value.M) };
+  if (value.L !== undefined) return { L: value.L.map(lambdaAttribute) };
+  return value;
+};
+
+const lambdaImage = (image: Record<string, AttributeValue> | undefined) =>
+  image ? Object.fromEntries(Object.entries(image).map(([name, value]) => [name, lambdaAttribute(value)])) : undefined;
+
+/**
+ * A record read with GetRecords as Lambda's event source mapping hands it to a function:
+ * ApproximateCreationDateTime in epoch seconds, binary values in base64, the stream's ARN.
+ */
+export const lambdaStreamRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
+  const change = record.dynamodb ?? {};
+  const created = change.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion ?? localRegion,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(created ? { ApproximateCreationDateTime: Math.floor(new Date(created).getTime() / 1000) } : {}),
+      Keys: lambdaImage(change.Keys),
+      ...(change.NewImage ? { NewImage: lambdaImage(change.NewImage) } : {}),
+      ...(change.OldImage ? { OldImage: lambdaImage(change.OldImage) } : {}),
+      SequenceNumber: change.SequenceNumber,
+      SizeBytes: change.SizeBytes,
+      StreamViewType: change.StreamViewType,
+    },
+  } as DynamoDBRecord;
+};
+
+/** Whether a record passes a consumer's event filter: its new image's `type` is one of the consumer's (as the stack's filter criteria). */
+export const passesFilter = (record: DynamoDBRecord, consumer: StreamConsumerDefinition): boolean => {
+  const type = (record.dynamodb?.NewImage as { type?: { S?: string } } | undefined)?.type?.S;
+  return type !== undefined && consumer.itemTypes.includes(type);
+};
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** The table's stream ARN, enabling the stream first on a table created without one (an old --persist folder). */
+const streamArnOf = async (options: StreamReaderOptions): Promise<string> => {
+  const described = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
+  if (described.Table?.LatestStreamArn && described.Table.StreamSpecification?.StreamEnabled) return described.Table.LatestStreamArn;
+  const updated = await options.dynamo.send(
+    new UpdateTableCommand({
+      TableName: options.tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
+    }),
+  );
+  return updated.TableDescription!.LatestStreamArn!;
+};
+
+/**
+ * Reads the table's DynamoDB stream from DynamoDB Local the way Lambda's event source mapping
+ * reads it in AWS, and invokes the SAME consumer handlers (shared/topology/streams.ts) with
+ * real DynamoDBStreamEvents: shards in order, up to the consumer's batch size per invocation,
+ * only records that pass its `type` filter; when the consumer reports a batchItemFailure, the
+ * shard is read again from that record after a second (ReportBatchItemFailures), so no change
+ * is skipped. Shards open at start are read from their latest record (changes from before the
+ * runtime started, the seed load included, make no events); shards that appear later
+ * (DynamoDB rolls them over) from their start.
+ */
+export const startStreamReader = (options: StreamReaderOptions): StreamReader => {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const idleMs = options.idleMs ?? 200;
+
+  const run = async (consumer: StreamConsumerDefinition): Promise<void> => {
+    const handler = options.handler ?? (await loadHandler(consumer.handler));
+    const streamArn = await streamArnOf(options);
+    const iterators = new Map<string, string | undefined>();
+    const finished = new Set<string>();
+    let firstLook = true;
+    let lastDescribe = 0;
+
+    const discover = async () => {
+      let exclusiveStartShardId: string | undefined;
+      do {
+        const described = await options.streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }), {
+          abortSignal: signal,
+        });
+        for (const shard of described.StreamDescription?.Shards ?? []) {
+          const shardId = shard.ShardId!;
+          if (iterators.has(shardId) || finished.has(shardId)) continue;
+          const open = shard.SequenceNumberRange?.EndingSequenceNumber === undefined;
+          if (firstLook && !open) {
+            finished.add(shardId);
+            continue;
+          }
+          const iterator = await options.streams.send(
+            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: firstLook ? 'LATEST' : 'TRIM_HORIZON' }),
+          );
+          iterators.set(shardId, iterator.ShardIterator);
+        }
+        exclusiveStartShardId = described.StreamDescription?.LastEvaluatedShardId;
+      } while (exclusiveStartShardId);
+      firstLook = false;
+      lastDescribe = Date.now();
+    };
+
+    const readShard = async (shardId: string, iterator: string): Promise<boolean> => {
+      const page = await options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
+      const records = (page.Records ?? []).map((record) => lambdaStreamRecord(record, streamArn)).filter((record) => passesFilter(record, consumer));
+      if (records.length > 0) {
+        const event: DynamoDBStreamEvent = { Records: records };
+        const context = lambdaContext({ name: consumer.name, timeoutSeconds: consumer.timeoutSeconds });
+        let failedAt: string | undefined;
+        try {
+          const result = (await invokeHandler(handler, event, context, consumer.timeoutSeconds * 1000)) as
+            | { batchItemFailures?: { itemIdentifier?: string }[] }
+            | undefined;
+          failedAt = result?.batchItemFailures?.[0]?.itemIdentifier;
+        } catch (error) {
+          failedAt = records[0]!.dynamodb!.SequenceNumber;
+          console.error(JSON.stringify({ level: 'ERROR', message: 'stream consumer failed', consumer: consumer.name, error: String(error) }));
+        }
+        if (!options.quiet) {
+          console.log(JSON.stringify({ level: 'INFO', message: 'stream batch', consumer: consumer.name, records: records.length, failed: failedAt !== undefined }));
+        }
+        if (failedAt !== undefined) {
+          const again = await options.streams.send(
+            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: failedAt }),
+          );
+          iterators.set(shardId, again.ShardIterator);
+          await sleep(1000, signal);
+          return true;
+        }
+      }
+      if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
+      else {
+        iterators.delete(shardId);
+        finished.add(shardId);
+      }
+      return (page.Records ?? []).length > 0;
+    };
+
+    while (!signal.aborted) {
+      try {
+        if (firstLook || Date.now() - lastDescribe > 5000 || iterators.size === 0) await discover();
+        let busy = false;
+        for (const [shardId, iterator] of [...iterators]) {
+          if (signal.aborted) break;
+          if (iterator) busy = (await readShard(shardId, iterator)) || busy;
+        }
+        if (!busy) await sleep(idleMs, signal);
+      } catch (error) {
+        if (signal.aborted) break;
+        console.error(JSON.stringify({ level: 'ERROR', message: 'stream reader failed', consumer: consumer.name, error: String(error) }));
+        await sleep(1000, signal);
+      }
+    }
+  };
+
+  const loops = options.consumers.map((consumer) => run(consumer));
+  return {
+    stop: async () => {
+      controller.abort();
+      await Promise.all(loops);
+    },
+  };
+};

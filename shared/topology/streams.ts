@@ -1,0 +1,37 @@
+/**
+ * The consumers of the table's DynamoDB stream as plain data, read by the CDK stack (an event
+ * source mapping per consumer) and the local runtime (local/stream-reader.ts), beside the route
+ * and queue tables. The table's stream view is in shared/db/table.ts.
+ */
+import type { RouteAccess } from './routes';
+
+/** One consumer of the table's stream. */
+export interface StreamConsumerDefinition {
+  /** Function name; also the handler file's base name. */
+  name: string;
+  /** Handler module relative to the repository root; it exports `handler`. */
+  handler: string;
+  timeoutSeconds: number;
+  /** Records per invocation. */
+  batchSize: number;
+  /** Times a failing batch is retried before it is given up (then sent to the failure queue). */
+  retryAttempts: number;
+  /** Only records whose new or old image has one of these `type` values reach the consumer (event filtering). */
+  itemTypes: readonly string[];
+  access: RouteAccess;
+}
+
+/** The stream consumers of the service. */
+export const streamConsumers: StreamConsumerDefinition[] = [
+  {
+    // Lifecycle events (issue #15; docs/webhooks.md): SIM and credential changes become events,
+    // one delivery job per (event, subscription) on the webhook-deliveries queue.
+    name: 'publish-lifecycle-events',
+    handler: 'functions/publish-lifecycle-events.ts',
+    timeoutSeconds: 30,
+    batchSize: 100,
+    retryAttempts: 10,
+    itemTypes: ['sim', 'bearer_token', 'api_key'],
+    access: { table: 'read', sendsTo: ['webhook-deliveries'] },
+  },
+];

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { CallbackUrlRefused, checkCallbackUrl, type CallbackUrlPolicy } from '../callbacks/callback-url';
+import { ApiError } from '../http/api-error';
+import { eventTypes, isEventType, type EventType } from './event-types';
+import { CreateWebhookRequest, maxDescriptionLength } from './schemas';
+
+/** A create request, validated: the normalised URL, the event types (deduplicated, in the documented order) and the description. */
+export interface ValidCreateRequest {
+  url: string;
+  events: EventType[];
+  description: string | null;
+}
+
+const refused = (code: string, detail: string) => new ApiError(400, code, detail);
+
+/**
+ * Validates POST /developer/api/webhooks/ (docs/webhooks.md), in the order of its fields,
+ * against CreateWebhookRequest: a body that is not a JSON object is 400 `invalid_request`;
+ * `url` follows the callback_url rules (HTTPS, no credentials, every address it resolves to
+ * public unless CALLBACK_ALLOWED_HOSTS exempts it): 400 `invalid_webhook_url`; `events`, when
+ * given, a non-empty array of known event names: 400 `invalid_webhook_events`; `description`,
+ * when given, well-formed text (shared/text/characters.ts) of at most 200 characters (null:
+ * none): 400 `invalid_webhook_description`.
+ */
+export const validateCreateRequest = async (body: unknown, policy: CallbackUrlPolicy): Promise<ValidCreateRequest> => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw refused('invalid_request', 'The request body must be a JSON object: {"url": "https://...", "events": [...], "description": "..."}.');
+  }
+  const fields = body as Record<string, unknown>;
+  let url: string;
+  try {
+    url = await checkCallbackUrl(fields.url, policy);
+  } catch (error) {
+    if (error instanceof CallbackUrlRefused) throw refused('invalid_webhook_url', error.detail.replaceAll('callback_url', 'url'));
+    throw error;
+  }
+  const parsed = v.safeParse(CreateWebhookRequest, { ...fields, url });
+  if (!parsed.success) {
+    const field = v.getDotPath(parsed.issues[0]!)?.split('.')[0];
+    if (field === 'events') {
+      const unknown = Array.isArray(fields.events) ? fields.events.filter((name) => !isEventType(name)) : [];
+      throw refused(
+        'invalid_webhook_events',
+        unknown.length > 0
+          ? `events contains unknown event types: ${unknown.map((name) => JSON.stringify(name)).join(', ')}; known: ${eventTypes.join(', ')}.`
+          : `events must be a non-empty array of event types (${eventTypes.join(', ')}).`,
+      );
+    }
+    throw refused(
+      'invalid_webhook_description',
+      `description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most ${maxDescriptionLength} characters, or null.`,
+    );
+  }
+  const chosen = parsed.output.events ?? eventTypes;
+  return {
+    url,
+    events: eventTypes.filter((type) => chosen.includes(type)),
+    description: parsed.output.description ?? null,
+  };
+};

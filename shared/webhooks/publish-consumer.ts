@@ -1,0 +1,99 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { FunctionConfig } from '../config/function-config';
+import { documentClient } from '../db/client';
+import type { CustomerItem, WebhookSubscriptionItem } from '../db/items';
+import { key } from '../db/keys';
+import { queueClient, sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
+import { eventFor, lifecycleChanges, type LifecycleChange } from './stream-changes';
+import { listSubscriptions } from './subscriptions';
+
+/** What the stream consumer needs: the table (subscriptions, customers) and the delivery queue. */
+export interface PublishDeps {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  queue: DeliveryQueue;
+}
+
+/** The deps of the publish-lifecycle-events function, from its configuration (read once at init). */
+export const publishDeps = (config: FunctionConfig<'publish-lifecycle-events'>): PublishDeps => ({
+  db: documentClient(config),
+  tableName: config.tableName,
+  queue: sqsDeliveryQueue(queueClient(config), config.deliveryQueueUrl),
+});
+
+/** A customer's path (top-level group first), read from its item; undefined for an unknown customer. */
+const customerPath = async (deps: PublishDeps, customerId: string): Promise<string[] | undefined> => {
+  const found = (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.customer(customerId) }))).Item as
+    | CustomerItem
+    | undefined;
+  return found?.type === 'customer' ? found.path : undefined;
+};
+
+/**
+ * The delivery jobs of one change: one per subscription to its type of the owning customer and
+ * of every ancestor on its path (never of a descendant or a sibling), each with the data as
+ * that subscriber's customer sees it. `subscriptionsOf` is memoised per invocation.
+ */
+const jobsFor = async (
+  deps: PublishDeps,
+  change: LifecycleChange,
+  subscriptionsOf: (customerId: string) => Promise<WebhookSubscriptionItem[]>,
+): Promise<DeliveryJob[]> => {
+  const path = change.customerPath ?? (await customerPath(deps, change.customerId)) ?? [change.customerId];
+  const perCustomer = await Promise.all(path.map((customerId) => subscriptionsOf(customerId)));
+  return perCustomer
+    .flat()
+    .filter((subscription) => subscription.events.includes(change.type))
+    .map((subscription) => ({
+      customer_id: subscription.customer_id,
+      subscription_id: subscription.id,
+      event: eventFor(change, subscription.customer_id),
+    }));
+};
+
+/**
+ * Consumer of the table's stream (issue #15, point 3): turns changes of SIM and credential
+ * items into lifecycle events (./stream-changes.ts) and queues one delivery job per (event,
+ * subscription) on the webhook-deliveries queue. Records are handled in order; when one fails,
+ * it and everything after it are reported as `batchItemFailures` (its sequence number), so the
+ * stream is read again from there (ReportBatchItemFailures), never skipping a change.
+ */
+export const publishLifecycleEvents =
+  (deps: PublishDeps) =>
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const cache = new Map<string, Promise<WebhookSubscriptionItem[]>>();
+    const subscriptionsOf = (customerId: string) => {
+      let found = cache.get(customerId);
+      if (!found) {
+        found = listSubscriptions(deps, customerId);
+        cache.set(customerId, found);
+      }
+      return found;
+    };
+    for (const record of event.Records) {
+      try {
+        const changes = lifecycleChanges(record);
+        if (changes.length === 0) continue;
+        const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
+        if (jobs.length > 0) await deps.queue.enqueue(jobs);
+        for (const change of changes) {
+          console.log(
+            JSON.stringify({ level: 'INFO', message: 'lifecycle event', event_id: change.id, type: change.type, customer_id: change.customerId, jobs: jobs.filter((job) => job.event.id === change.id).length }),
+          );
+        }
+      } catch (error) {
+        console.error(
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'lifecycle event publishing failed',
+            eventID: record.eventID,
+            sequenceNumber: record.dynamodb?.SequenceNumber,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+        return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+      }
+    }
+    return { batchItemFailures: [] };
+  };

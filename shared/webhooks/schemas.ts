@@ -1,0 +1,73 @@
+import * as v from 'valibot';
+import { isCarriableText } from '../text/characters';
+import { eventTypes } from './event-types';
+
+/**
+ * The request and response bodies of the webhook subscription routes (issue #15) as valibot
+ * schemas, in one module so that the OpenAPI document (issue #13) can turn them into JSON
+ * Schema. The create request is validated with CreateWebhookRequest; the responses (strict:
+ * no other fields) are built to match the others (test/area-a-webhooks checks the answers
+ * against them).
+ */
+
+/** Longest `description` accepted (characters). */
+export const maxDescriptionLength = 200;
+
+/** POST /developer/api/webhooks/ body. Unknown fields are ignored. */
+export const CreateWebhookRequest = v.object({
+  url: v.pipe(v.string(), v.description('HTTPS URL of a publicly reachable host (the callback_url rules); checked again at every delivery.')),
+  events: v.optional(
+    v.pipe(
+      v.array(v.picklist(eventTypes)),
+      v.minLength(1),
+      v.description('Event types to receive; default all five. Unknown names are refused.'),
+    ),
+  ),
+  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(maxDescriptionLength), v.check(isCarriableText)))),
+});
+
+/** A subscription as every route answers it (never with its secret). */
+export const WebhookSubscription = v.strictObject({
+  id: v.pipe(v.string(), v.description('wh_ and 24 hexadecimal digits')),
+  url: v.string(),
+  events: v.array(v.picklist(eventTypes)),
+  description: v.nullable(v.string()),
+  status: v.pipe(v.picklist(['active', 'failing']), v.description('failing: a run of events exhausted their retries; deliveries continue')),
+  created_at: v.pipe(v.string(), v.isoTimestamp()),
+});
+
+/** The answer of create and rotate-secret: the subscription with its (new) signing secret, shown only here. */
+export const WebhookSubscriptionWithSecret = v.strictObject({
+  ...WebhookSubscription.entries,
+  secret: v.pipe(v.string(), v.startsWith('whsec_'), v.description('Standard Webhooks signing secret; shown only in this answer')),
+});
+
+/** GET /developer/api/webhooks/: the key's customer's subscriptions, oldest first. */
+export const WebhookSubscriptionList = v.strictObject({
+  count: v.number(),
+  results: v.array(WebhookSubscription),
+});
+
+/** One delivery attempt. */
+export const WebhookDelivery = v.strictObject({
+  event_id: v.string(),
+  type: v.picklist(eventTypes),
+  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  outcome: v.picklist(['delivered', 'failed']),
+  http_status: v.nullable(v.number()),
+  error: v.pipe(v.nullable(v.string()), v.description('why the attempt failed when there was no 2xx: refused_url, refused_address, http_error, timeout, ...')),
+  attempted_at: v.pipe(v.string(), v.isoTimestamp()),
+  next_attempt_at: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+});
+
+/** GET /developer/api/webhooks/<id>/deliveries/: the most recent attempts (at most 100), newest first. */
+export const WebhookDeliveryList = v.strictObject({
+  results: v.array(WebhookDelivery),
+});
+
+/** A subscription as answered (WebhookSubscription). */
+export type WebhookSubscriptionView = v.InferOutput<typeof WebhookSubscription>;
+/** A subscription with its secret as create and rotate answer it. */
+export type WebhookSubscriptionWithSecretView = v.InferOutput<typeof WebhookSubscriptionWithSecret>;
+/** A delivery attempt as answered (WebhookDelivery). */
+export type WebhookDeliveryView = v.InferOutput<typeof WebhookDelivery>;

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { ApiKeyItem, BearerTokenItem, SimItem } from '../db/items';
+import { isoWithOffset, simObject } from '../sims/sim-object';
+import type { EventType, LifecycleEvent } from './event-types';
+
+/**
+ * One lifecycle event read from a change of the table, before it is addressed: whose it is
+ * (the owning customer, and its path when the item carries it) and its data as seen by a
+ * subscriber of a given customer (a SIM's `group` is relative to the subscriber).
+ */
+export interface LifecycleChange {
+  id: string;
+  type: EventType;
+  timestamp: string;
+  /** The customer the event belongs to. */
+  customerId: string;
+  /** That customer's path, top-level group first, when the changed item carries it (SIMs, API keys). */
+  customerPath?: string[];
+  /** The event's `data` for a subscriber of `subscriberCustomerId`. */
+  dataFor: (subscriberCustomerId: string) => Record<string, unknown>;
+}
+
+/** The event for a subscriber: id, type, timestamp and data. */
+export const eventFor = (change: LifecycleChange, subscriberCustomerId: string): LifecycleEvent => ({
+  id: change.id,
+  type: change.type,
+  timestamp: change.timestamp,
+  data: change.dataFor(subscriberCustomerId),
+});
+
+/**
+ * The stable id of the event of one type made by one stream record: the record's eventID is
+ * unique per change and the same when a failed batch is read again, so a re-read makes the
+ * same ids (and the receivers' de-duplication by webhook-id holds).
+ */
+const eventId = (record: DynamoDBRecord, type: EventType): string =>
+  `evt_${createHash('sha256').update(`${record.eventID ?? ''}#${type}`).digest('hex').slice(0, 32)}`;
+
+const image = (value: unknown): Record<string, unknown> | undefined =>
+  value ? unmarshall(value as Record<string, AttributeValue>) : undefined;
+
+/** Fields whose change is a change of month-to-date usage or cost (usage.updated). */
+const usageFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_cost'] as const;
+
+const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old: SimItem | undefined): LifecycleChange[] => {
+  const changes: LifecycleChange[] = [];
+  const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
+  const statusEvents: Record<string, EventType> = { active: 'line.activated', suspended: 'line.suspended' };
+  const statusType = statusEvents[sim.status];
+  if (statusType && old?.status !== sim.status) {
+    changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber) }) });
+  }
+  if (old && usageFields.some((field) => String(old[field]) !== String(sim[field]))) {
+    changes.push({
+      ...base,
+      id: eventId(record, 'usage.updated'),
+      type: 'usage.updated',
+      dataFor: (subscriber) => {
+        const shown = simObject(sim, subscriber);
+        return { iccid: shown.iccid, usage: shown.usage, cost: shown.cost };
+      },
+    });
+  }
+  return changes;
+};
+
+type Credential = (BearerTokenItem | ApiKeyItem) & Record<string, unknown>;
+
+const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Credential, old: Credential | undefined): LifecycleChange[] => {
+  const token = item.type === 'bearer_token';
+  const owner = token ? (item as BearerTokenItem).user_customer_id : (item as ApiKeyItem).customer_id;
+  const base = {
+    timestamp,
+    customerId: owner,
+    ...(token ? {} : { customerPath: [...(item as ApiKeyItem).customer_path] }),
+  };
+  const data = (action: string) => ({
+    kind: token ? 'bearer_token' : 'api_key',
+    prefix: item.prefix,
+    user: token ? (item as BearerTokenItem).user_id : null,
+    action,
+  });
+  const changes: LifecycleChange[] = [];
+  const rotated = (action: 'issued' | 'revoked') =>
+    changes.push({ ...base, id: eventId(record, 'identity.rotated'), type: 'identity.rotated', dataFor: () => data(action) });
+  if (!old && item.revoked === false) rotated('issued');
+  else if (old && old.revoked === false && item.revoked === true) rotated('revoked');
+  if (typeof item.verified_at === 'string' && old !== undefined && typeof old.verified_at !== 'string') {
+    changes.push({ ...base, id: eventId(record, 'identity.verified'), type: 'identity.verified', dataFor: () => data('verified') });
+  }
+  return changes;
+};
+
+/**
+ * The lifecycle events one DynamoDB Streams record (NEW_AND_OLD_IMAGES) stands for
+ * (docs/webhooks.md), derived from the data, whoever wrote it:
+ * - a SIM whose `status` becomes `active` / `suspended` (inserted so, or changed to it):
+ *   line.activated / line.suspended;
+ * - a SIM whose usage or cost figures change: usage.updated;
+ * - a bearer token or API key inserted unrevoked: identity.rotated `issued`; one changed from
+ *   unrevoked to revoked: identity.rotated `revoked`;
+ * - a credential that gains `verified_at` (its first successful authentication): identity.verified.
+ * Anything else (removals, other items, writes that change none of these) makes no event.
+ */
+export const lifecycleChanges = (record: DynamoDBRecord): LifecycleChange[] => {
+  if (record.eventName === 'REMOVE') return [];
+  const item = image(record.dynamodb?.NewImage);
+  if (!item) return [];
+  const old = record.eventName === 'MODIFY' ? image(record.dynamodb?.OldImage) : undefined;
+  const seconds = record.dynamodb?.ApproximateCreationDateTime;
+  const timestamp = isoWithOffset(typeof seconds === 'number' ? Math.round(seconds * 1000) : Date.now());
+  if (item.type === 'sim') return simChanges(record, timestamp, item as unknown as SimItem, old?.type === 'sim' ? (old as unknown as SimItem) : undefined);
+  if (item.type === 'bearer_token' || item.type === 'api_key') {
+    return credentialChanges(record, timestamp, item as Credential, old?.type === item.type ? (old as Credential) : undefined);
+  }
+  return [];
+};
+
+
+
