@@ -8,6 +8,8 @@
  *   npm run admin -- deactivate-user USER_ID
  *   npm run admin -- activate-user USER_ID
  *   npm run admin -- webhook-secret --customer CUSTOMER_ID
+ *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
+ *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
  * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
  * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
@@ -19,6 +21,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { prepareEffectResend, prepareReviewedOrder } from '../shared/fulfilment/manual-actions';
+import type { FulfilmentMessage } from '../shared/fulfilment/message';
 import {
   AdminError,
   issueApiKey,
@@ -39,6 +44,9 @@ const usage = [
   '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
   '  activate-user USER_ID             make a user (and all their tokens) active again',
   '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
+  '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
+  '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
+  '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
 ].join('\n');
 
 /** Where the CLI writes and what environment it reads (tests pass their own). */
@@ -50,7 +58,17 @@ export interface AdminIo {
 
 class UsageError extends Error {}
 
-const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: { user?: string; customer?: string }, io: AdminIo) => Promise<void>> = {
+/** The options a command may read. */
+interface CommandOptions {
+  user?: string;
+  customer?: string;
+  effect?: string;
+  queueUrl?: string;
+  sqsEndpoint?: string;
+  region?: string;
+}
+
+const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: CommandOptions, io: AdminIo) => Promise<void>> = {
   'issue-token': async (deps, _argument, options, io) => {
     if (!options.user) throw new UsageError('issue-token needs --user USER_ID');
     const issued = await issueBearerToken(deps, options.user);
@@ -100,6 +118,49 @@ commands['webhook-secret'] = async (deps, _argument, options, io) => {
 };
 // ---------------------------------------------------------------------------------------------
 
+// --- Fulfilment, manual steps of the runbook (issue #14, docs/operations.md) --------------------
+/**
+ * Puts a payment event on the fulfilment queue when `--queue-url` is given (`--sqs-endpoint`
+ * for the local SQS emulator), else prints the body and the aws CLI command that sends it.
+ */
+const queuePayment = async (message: FulfilmentMessage, options: CommandOptions, io: AdminIo): Promise<void> => {
+  const body = JSON.stringify(message);
+  if (!options.queueUrl) {
+    io.err('Put this payment event on the fulfilment queue (output FulfilmentQueueUrl) to let fulfil-order work on the order:');
+    io.out(`aws sqs send-message --queue-url <FulfilmentQueueUrl> --message-body '${body}'`);
+    return;
+  }
+  const local = options.sqsEndpoint && !io.env.AWS_ACCESS_KEY_ID && !io.env.AWS_PROFILE;
+  const client = new SQSClient({
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  try {
+    await client.send(new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: body }));
+  } finally {
+    client.destroy();
+  }
+  io.out(`Queued ${message.event_id} for order ${message.order_id}`);
+};
+
+/** `resend-effect ORDER_ID --effect EFFECT`: docs/operations.md, effect-outcome-unknown. */
+commands['resend-effect'] = async (deps, argument, options, io) => {
+  if (!argument || !options.effect) throw new UsageError('resend-effect needs ORDER_ID and --effect EFFECT');
+  const message = await prepareEffectResend({ ...deps, now: () => new Date() }, argument, options.effect);
+  io.err(`Effect ${options.effect} of order ${argument} cleared and the order moved back to paid.`);
+  await queuePayment(message, options, io);
+};
+
+/** `resume-order ORDER_ID`: docs/operations.md, order-flagged-for-review. */
+commands['resume-order'] = async (deps, argument, options, io) => {
+  if (!argument) throw new UsageError('resume-order needs ORDER_ID');
+  const message = await prepareReviewedOrder({ ...deps, now: () => new Date() }, argument);
+  io.err(`Order ${argument} moved from review_required to paid.`);
+  await queuePayment(message, options, io);
+};
+// ---------------------------------------------------------------------------------------------
+
 /** Runs one admin command; resolves to the exit code. */
 export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
   let parsed;
@@ -110,6 +171,9 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
       options: {
         user: { type: 'string' },
         customer: { type: 'string' },
+        effect: { type: 'string' },
+        'queue-url': { type: 'string' },
+        'sqs-endpoint': { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         endpoint: { type: 'string' },
@@ -143,7 +207,19 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
   });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   try {
-    await command({ db, tableName }, argument, { user: values.user, customer: values.customer }, io);
+    await command(
+      { db, tableName },
+      argument,
+      {
+        user: values.user,
+        customer: values.customer,
+        effect: values.effect,
+        queueUrl: values['queue-url'],
+        sqsEndpoint: values['sqs-endpoint'],
+        region,
+      },
+      io,
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
