@@ -135,5 +135,6 @@ export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt)
       }
     }
   }
+  logger.info('sms receipt recorded', { status: receipt.status, outcome: result.outcome, forwarded: result.outcome === 'recorded' && message.callback_url !== null });
   return { reference: receipt.reference, status: message.status, outcome: result.outcome };
 };
