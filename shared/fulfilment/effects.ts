@@ -181,6 +181,7 @@ export const runMessageEffect = async (run: FulfilmentRun, effect: MessageEffect
   }
   await deps.faults?.afterSend?.(effect.name);
   await setStatus(run, effect.name, 'done', detail);
+  logger.info('fulfilment message sent', { order_id: order.id, effect: effect.name });
   await deps.faults?.afterEffect?.(effect.name);
   return 'done';
 };

@@ -135,9 +135,12 @@ describe('one correlation id per request, across gateway, function, queue and co
       expect.arrayContaining([
         ['stripe-webhook', 'payment event queued for fulfilment'],
         ['local-gateway', 'request'],
+        ['fulfil-order', 'fulfilment message sent'],
         ['fulfil-order', 'payment event processed'],
       ]),
     );
+    // What the consumer did for the order (here the receipt e-mail) is logged under the same id.
+    expect(chain.find((line) => line.message === 'fulfilment message sent')).toMatchObject({ order_id: orderId, effect: 'receipt_email', origin_correlation_id: checkoutId });
     expect(chain.find((line) => line.message === 'payment event queued for fulfilment')).toMatchObject({ order_id: orderId });
     expect(chain.find((line) => where(line) === 'local-gateway')).toMatchObject({ path: '/api/v1/webhooks/stripe', status: 200 });
     expect(linesWith(checkoutId).map((line) => where(line))).toEqual(['local-gateway']);
