@@ -35,7 +35,7 @@ export interface GatewayOptions {
   routes?: RouteDefinition[];
   /** No per-request log line. */
   quiet?: boolean;
-  /** Where log lines go (default console.log). */
+  /** Where log lines go (default: stdout, as the logger writes them). */
   log?: (line: string) => void;
   /** Node's headersTimeout / requestTimeout in ms (defaults 60 s / 300 s); tests set them short. */
   headersTimeoutMs?: number;

@@ -35,7 +35,7 @@ export interface PollerOptions {
   waitTimeSeconds?: number;
   /** No per-batch log line. */
   quiet?: boolean;
-  /** Where log lines go (default console.log). */
+  /** Where log lines go (default: stdout, as the logger writes them). */
   log?: (line: string) => void;
 }
 

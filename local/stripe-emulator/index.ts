@@ -56,7 +56,7 @@ export interface StripeEmulatorOptions {
   webhookSecret?: () => string | undefined;
   /** Retry schedule of deliveries (events.ts). */
   delivery?: Partial<DeliveryPolicy>;
-  /** Log lines (JSON objects) of failed deliveries; default console.log. */
+  /** Log lines (JSON objects) of failed deliveries; default: stdout, as the logger writes them. */
   log?: (line: string) => void;
 }
 

@@ -9,8 +9,9 @@ import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { correlationId, logKeys, type LogFields } from './invocation';
 
-/** The message attribute names. */
+/** The message attribute that carries the sending request's correlation id. */
 export const correlationAttribute = 'correlation_id';
+/** The message attribute that carries the correlation id of the request that started the story (the SMS send). */
 export const originCorrelationAttribute = 'origin_correlation_id';
 
 /** The SendMessage MessageAttributes that carry the current correlation ids (none outside an invocation). */
