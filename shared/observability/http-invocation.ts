@@ -15,12 +15,12 @@ export const requestIdHeader = 'X-Request-Id';
  * gateway makes one per request too), else the Lambda request id (an event without a request
  * context: a hand-made test event).
  */
-export const httpCorrelationId = (event: Pick<APIGatewayProxyEvent, 'requestContext'>, context: Pick<Context, 'awsRequestId'>): string =>
-  event.requestContext?.requestId || context.awsRequestId;
+export const httpCorrelationId = (event: Pick<APIGatewayProxyEvent, 'requestContext'> | null | undefined, context: Pick<Context, 'awsRequestId'>): string =>
+  event?.requestContext?.requestId || context.awsRequestId;
 
 /** The route dimension of a request: its method and API Gateway resource (`GET /developer/api/sims/{sim}/`). */
-export const routeOf = (event: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource' | 'path'>): string =>
-  `${event.httpMethod} ${event.resource ?? event.path}`;
+export const routeOf = (event: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource' | 'path'> | null | undefined): string =>
+  `${event?.httpMethod ?? 'none'} ${event?.resource ?? event?.path ?? 'none'}`;
 
 /** `2xx`, `4xx`, `5xx` ... of a status code. */
 export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
@@ -29,7 +29,8 @@ export const statusClass = (status: number): string => `${Math.floor(status / 10
  * Wraps an HTTP handler: runs it in an invocation context whose correlation_id is the request
  * id (every log line of the request carries it), adds `X-Request-Id` to its answer, and
  * records Requests (route, status class), Latency (route), RateLimited and AuthFailures (by
- * code) and ColdStart.
+ * code) and ColdStart. A malformed event (null, no request context: never from API Gateway)
+ * still reaches the chain, whose envelope answers it.
  */
 export const observeHttp =
   (handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) =>
