@@ -76,7 +76,7 @@ describe('one correlation id per request, across gateway, function, queue and co
       ['send-sms', 'sms submitted'],
       ['local-gateway', 'request'],
     ]);
-    expect(linesWith(sendId)[0]).toMatchObject({ function_name: 'send-sms', message_id: messageId, sim_id: expect.any(Number) });
+    expect(linesWith(sendId)[0]).toMatchObject({ function_name: 'send-sms', message_id: messageId, sim_id: expect.any(Number), customer_id: 'acme' });
     expect(linesWith(sendId)[1]).toMatchObject({ method: 'POST', status: 202, route: 'send-sms' });
     expect(metricLines(capture.lines()).filter((line) => line.correlation_id === sendId && 'SmsSubmitted' in line)).toHaveLength(1);
 
