@@ -11,6 +11,7 @@ import { documents, readOrder, resetStock } from '../area-b/support/checkout-api
 import type { StripeStandIn } from '../support/shop-runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
+import { logLinesOf, metricLines } from '../support/log-lines';
 import { placeOrder, readEffects, waitForStatus, type PlacedOrder } from './support/shop';
 
 const seed = {
@@ -119,7 +120,13 @@ describe('npm run admin -- resend-effect (runbook: effect-outcome-unknown)', () 
 describe('npm run admin -- resume-order (runbook: order-flagged-for-review)', () => {
   it('moves a reviewed order to paid and fulfils it through the queue; refuses an order not under review', async () => {
     const order = await placeOrder(runtime, stripe, 'esim', buyer('review@manual.example'));
-    expect(await processPaymentMessage(depsWith(), { ...success(order), amount: order.amount + 1 })).toBe('review_required');
+    const flagged = await logLinesOf(async () =>
+      expect(await processPaymentMessage(depsWith(), { ...success(order), amount: order.amount + 1 })).toBe('review_required'),
+    );
+    // The alarm order-flagged-for-review watches this metric.
+    expect(metricLines(flagged).filter((line) => 'OrdersFlaggedForReview' in line)).toEqual([
+      expect.objectContaining({ OrdersFlaggedForReview: 1, service: 'sim-checkout-service' }),
+    ]);
     const result = await admin('resume-order', order.orderId, ...queueOptions());
     expect(result).toEqual({
       code: 0,

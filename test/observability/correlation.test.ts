@@ -6,6 +6,7 @@ import { eventually } from '../local/eventually';
 import { postReceipt, postSms } from '../area-a-sms/support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../area-a-sms/support/https-receiver';
 import { callerPool, sims, smsSeed } from '../area-a-sms/support/seed';
+import { emfProblems } from './emf-schema';
 
 /**
  * Issue #14: one request's log lines across the local gateway, the function, the queue and the
@@ -144,5 +145,63 @@ describe('one correlation id per request, across gateway, function, queue and co
     expect(chain.find((line) => line.message === 'payment event queued for fulfilment')).toMatchObject({ order_id: orderId });
     expect(chain.find((line) => where(line) === 'local-gateway')).toMatchObject({ path: '/api/v1/webhooks/stripe', status: 200 });
     expect(linesWith(checkoutId).map((line) => where(line))).toEqual(['local-gateway']);
+  });
+});
+
+describe('the metrics of issue #14, emitted where they occur, valid EMF', () => {
+  /** The EMF lines of `name` written under correlation id `id` (all, when no id). */
+  const metric = (name: string, id?: string) =>
+    metricLines(capture.lines()).filter((line) => name in line && (id === undefined || line.correlation_id === id));
+  const answerId = (response: { headers: Headers }) => response.headers.get('x-request-id')!;
+
+  it('every EMF line written by the runtime so far is valid against the EMF schema', () => {
+    const lines = metricLines(capture.lines());
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(emfProblems(line), JSON.stringify(line)).toEqual([]);
+  });
+
+  it('counts auth failures and 429s by code, requests by route and status class, and cold starts', async () => {
+    const unauthenticated = await fetch(`${runtime.baseUrl}/developer/api/sims/`);
+    expect(unauthenticated.status).toBe(401);
+    expect(metric('AuthFailures', answerId(unauthenticated))).toEqual([expect.objectContaining({ code: 'bearer_token_required', AuthFailures: 1 })]);
+    expect(metric('Requests', answerId(unauthenticated))).toEqual([
+      expect.objectContaining({ route: 'GET /developer/api/sims/', status_class: '4xx', Requests: 1 }),
+    ]);
+    const caller = acme();
+    const headers = { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey };
+    expect((await fetch(`${runtime.baseUrl}/developer/api/sims/`, { headers })).status).toBe(200);
+    const polled = await fetch(`${runtime.baseUrl}/developer/api/sims/`, { headers });
+    expect(polled.status).toBe(429);
+    expect(metric('RateLimited', answerId(polled))).toEqual([expect.objectContaining({ code: 'rate_limited_poll_interval', RateLimited: 1 })]);
+    expect(metric('ColdStart').map((line) => line.function_name)).toEqual(expect.arrayContaining(['send-sms', 'receive-sms-receipt', 'forward-receipt', 'list-sims']));
+  });
+
+  it('counts SMS refused by code, receipts by status, callbacks forwarded and failed', async () => {
+    const refused = await postSms(runtime.baseUrl, acme(), sims.noMsisdn.iccid, { message: 'no number' });
+    expect(refused.status).toBe(422);
+    expect(metric('SmsRefused', refused.headers.get('x-request-id')!)).toEqual([expect.objectContaining({ code: 'no_msisdn', SmsRefused: 1 })]);
+
+    const messageId = `fail-${process.pid}`;
+    expect((await postSms(runtime.baseUrl, acme(), sims.acme.iccid, { message: 'x', message_id: messageId, callback_url: `${receiver.url}/error/m` })).status).toBe(202);
+    const receipt = await postReceipt(runtime.baseUrl, runtime.env.SMS_RECEIPT_SECRET!, { reference: messageId, status: 'failed' });
+    const receiptId = receipt.headers.get('x-request-id')!;
+    expect(metric('Receipts', receiptId)).toEqual([expect.objectContaining({ status: 'failed', Receipts: 1 })]);
+    await eventually(async () => expect(metric('CallbacksFailed', receiptId)).toHaveLength(1), 15_000);
+    // The first test's receipt was forwarded.
+    expect(metric('CallbacksForwarded')).toHaveLength(1);
+  });
+
+  it('counts checkouts by endpoint and outcome, payment intents created, fulfilments completed', async () => {
+    const refused = await fetch(`${runtime.baseUrl}/api/v1/checkout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${runtime.env.STOREFRONT_SERVICE_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ cart: [{ catalog_sku: 'NO-SUCH-SKU', quantity: 1 }], customer_email: 'm@example.com', customer_country: 'GB' }),
+    });
+    expect(refused.status).toBe(404);
+    expect(metric('Checkouts', answerId(refused))).toEqual([expect.objectContaining({ endpoint: 'esim', outcome: 'unknown_sku', Checkouts: 1 })]);
+    // The second test's checkout.
+    expect(metric('Checkouts').filter((line) => line.outcome === 'created')).toHaveLength(1);
+    expect(metric('PaymentIntentsCreated')).toHaveLength(1);
+    expect(metric('FulfilmentsCompleted')).toEqual([expect.objectContaining({ FulfilmentsCompleted: 1, correlation_id: expect.stringMatching(uuid) })]);
   });
 });

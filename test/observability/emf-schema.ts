@@ -1,3 +1,5 @@
+import Ajv from 'ajv';
+
 /**
  * The CloudWatch embedded metric format (EMF) as a JSON Schema, written from the
  * specification ("Specification: Embedded metric format", Amazon CloudWatch User Guide,
@@ -86,4 +88,12 @@ export const targetMemberProblems = (document: Record<string, unknown>): string[
     }
   }
   return problems;
+};
+
+const validate = new Ajv({ allErrors: true, strict: true }).compile(emfSchema);
+
+/** The schema's errors and the target-member problems of one EMF line (empty: a valid line). */
+export const emfProblems = (line: Record<string, unknown>): string[] => {
+  if (!validate(line)) return (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+  return targetMemberProblems(line);
 };

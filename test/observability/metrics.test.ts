@@ -1,17 +1,9 @@
-import Ajv from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withInvocation } from '../../shared/observability/invocation';
 import { configureMetrics, defaultMetricsNamespace, emfLine, metricNames, recordMetric, type MetricName } from '../../shared/observability/metrics';
 import { captureLogLines, type LogCapture } from '../support/log-lines';
-import { emfSchema, targetMemberProblems } from './emf-schema';
+import { emfProblems } from './emf-schema';
 
-const validate = new Ajv({ allErrors: true, strict: true }).compile(emfSchema);
-
-/** The schema's errors and the target-member problems of one EMF line (empty: a valid line). */
-export const emfProblems = (line: Record<string, unknown>): string[] => {
-  if (!validate(line)) return (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
-  return targetMemberProblems(line);
-};
 
 let capture: LogCapture | undefined;
 afterEach(() => {
