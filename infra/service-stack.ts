@@ -9,7 +9,11 @@ import type { Construct } from 'constructs';
 import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/topology/queues';
 import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from '../shared/topology/routes';
 import { streamConsumers as allStreamConsumers, type StreamConsumerDefinition } from '../shared/topology/streams';
+import { defaultServiceName, parseLogLevel } from '../shared/observability/logger';
+import { defaultMetricsNamespace } from '../shared/observability/metrics';
+import { isFallbackRoute, resourcePath } from './constructs/api-plan';
 import { OperationsAlarms } from './constructs/operations-alarms';
+import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OperationsNotifications } from './constructs/operations-notifications';
 import { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceResources } from './constructs/service-function';
@@ -41,8 +45,15 @@ export interface ServiceStackProps extends StackProps {
    * e.g. a custom domain; defaults to the execute-api URL of the stage.
    */
   publicBaseUrl?: string;
-  /** X-Ray tracing of the API stage (default off). */
+  /**
+   * X-Ray tracing of the API stage (default on; every function is traced actively
+   * regardless: infra/constructs/service-function.ts).
+   */
   tracing?: boolean;
+  /** E-mail address subscribed to the operations alarms topic (`-c alarmEmail=...`). */
+  alarmEmail?: string;
+  /** LOG_LEVEL of every function: DEBUG, INFO (default), WARN or ERROR. */
+  logLevel?: string;
   /**
    * Sender address of the e-mails (EMAIL_FROM), given to the functions whose access says
    * `sendsEmail`; it must belong to a verified SES identity. Unset, those e-mails cannot be
@@ -54,6 +65,17 @@ export interface ServiceStackProps extends StackProps {
   /** E-mail address subscribed to the operations notifications topic. */
   operationsEmail?: string;
 }
+
+/**
+ * The logging and metrics environment of every function (shared/config/function-config.ts
+ * `observabilityVariables`): LOG_LEVEL, the `service` of every log line and metric (one per
+ * stage, so that two stages in one account never mix their metrics) and the one namespace.
+ */
+export const observabilityEnvironment = (stage: string, logLevel = 'INFO'): Record<string, string> => ({
+  LOG_LEVEL: parseLogLevel(logLevel),
+  POWERTOOLS_SERVICE_NAME: `${defaultServiceName}-${stage}`,
+  POWERTOOLS_METRICS_NAMESPACE: defaultMetricsNamespace,
+});
 
 /** Stage-wide API Gateway throttling; Area A's per-user limits are enforced in the functions. */
 export const stageThrottling = { rateLimit: 50, burstLimit: 100 };
@@ -95,6 +117,7 @@ export class ServiceStack extends Stack {
   readonly streamConsumers = new Map<string, StreamConsumer>();
   readonly api: ServiceApi;
   readonly alarms: OperationsAlarms;
+  dashboard!: OperationsDashboard;
   readonly notifications: OperationsNotifications;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -118,8 +141,11 @@ export class ServiceStack extends Stack {
       queues: this.workQueues,
       secrets: this.secrets,
     };
-    const environmentFor = (access: RouteDefinition['access']): Record<string, string> =>
-      props.smsProviderUrl && sendsSms(access) ? { SMS_PROVIDER_URL: props.smsProviderUrl } : {};
+    const observability = observabilityEnvironment(props.stage, props.logLevel);
+    const environmentFor = (access: RouteDefinition['access']): Record<string, string> => ({
+      ...observability,
+      ...(props.smsProviderUrl && sendsSms(access) ? { SMS_PROVIDER_URL: props.smsProviderUrl } : {}),
+    });
 
     for (const route of routes) {
       if (this.routeFunctions.has(route.name)) throw new Error(`two routes are named ${route.name}`);
@@ -140,7 +166,7 @@ export class ServiceStack extends Stack {
       );
     }
 
-    this.alarms = new OperationsAlarms(this, 'OperationsAlarms');
+    this.alarms = new OperationsAlarms(this, 'OperationsAlarms', { email: props.alarmEmail });
     for (const workQueue of this.workQueues.values()) {
       const { definition } = workQueue;
       const consumer = new ServiceFunction(this, `Consumer${pascal(definition.consumer.name)}`, {
@@ -170,6 +196,7 @@ export class ServiceStack extends Stack {
       );
       this.consumerFunctions.set(definition.name, consumer);
       this.alarms.watchDeadLetterQueue(workQueue);
+      this.alarms.watchQueueAge(workQueue);
     }
     for (const definition of streams) {
       const streamConsumer = new StreamConsumer(this, `Stream${pascal(definition.name)}`, {
@@ -178,6 +205,7 @@ export class ServiceStack extends Stack {
         resources,
         memoryMb: routeDefaults.memoryMb,
         production,
+        environment: environmentFor(definition.access),
       });
       this.streamConsumers.set(definition.name, streamConsumer);
       this.alarms.watchQueue(
@@ -192,9 +220,10 @@ export class ServiceStack extends Stack {
       routes,
       functions: new Map<string, IFunction>([...this.routeFunctions].map(([name, fn]) => [name, fn.function])),
       throttling: stageThrottling,
-      tracing: props.tracing ?? false,
+      tracing: props.tracing ?? true,
       production,
     });
+    this.watch(routes, observability);
 
     // Built from the API id and the literal stage name, not from api.url: the stage depends
     // on the functions (through the methods), so a reference to it would be a cycle.
@@ -225,10 +254,42 @@ export class ServiceStack extends Stack {
         description: `Secrets Manager name of ${name}; set its value with put-secret-value`,
       });
     }
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The operations dashboard (CloudWatch)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operations alarms topic' });
     new CfnOutput(this, 'NotificationTopicArn', {
       value: this.notifications.topic.topicArn,
       description: 'Operations notifications topic (orders awaiting a person)',
+    });
+  }
+
+  /**
+   * The alarms (to the operations alarms topic) and the dashboard over every function, the
+   * API, the table, the queues and the service's own metrics (docs/operations.md).
+   */
+  private watch(routes: RouteDefinition[], observability: Record<string, string>): void {
+    for (const [name, fn] of this.routeFunctions) this.alarms.watchFunction(name, fn.function);
+    for (const [queue, fn] of this.consumerFunctions) this.alarms.watchFunction(this.workQueues.get(queue)!.definition.consumer.name, fn.function);
+    for (const [name, stream] of this.streamConsumers) this.alarms.watchFunction(name, stream.consumer.function);
+    this.alarms.watchApiErrors(this.api.api, this.stage);
+    for (const route of routes.filter((candidate) => candidate.area === 'developer' && !isFallbackRoute(candidate))) {
+      this.alarms.watchRouteLatency(this.api.api, this.stage, route.name, route.method, resourcePath(route.path));
+    }
+    this.alarms.watchTable(this.serviceTable.table);
+    const metrics = { namespace: observability.POWERTOOLS_METRICS_NAMESPACE!, service: observability.POWERTOOLS_SERVICE_NAME! };
+    this.alarms.watchBusinessMetrics(metrics);
+    this.dashboard = new OperationsDashboard(this, 'OperationsDashboard', {
+      dashboardName: `${this.stackName}-operations`,
+      api: this.api.api,
+      stage: this.stage,
+      routes,
+      functions: new Map([
+        ...[...this.routeFunctions].map(([name, fn]): [string, IFunction] => [name, fn.function]),
+        ...[...this.workQueues].map(([queue, work]): [string, IFunction] => [work.definition.consumer.name, this.consumerFunctions.get(queue)!.function]),
+        ...[...this.streamConsumers].map(([name, stream]): [string, IFunction] => [name, stream.consumer.function]),
+      ]),
+      queues: [...this.workQueues.values()],
+      table: this.serviceTable.table,
+      metrics,
     });
   }
 

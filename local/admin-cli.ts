@@ -9,6 +9,8 @@
  *   npm run admin -- activate-user USER_ID
  *   npm run admin -- webhook-secret --customer CUSTOMER_ID
  *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB]
+ *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
+ *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
  * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
  * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
@@ -20,6 +22,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { prepareEffectResend, prepareReviewedOrder } from '../shared/fulfilment/manual-actions';
+import type { FulfilmentMessage } from '../shared/fulfilment/message';
 import {
   AdminError,
   issueApiKey,
@@ -43,6 +48,9 @@ const usage = [
   '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
   '  set-sim ICCID [--status STATUS] [--data-used-mb MB]',
   '                                    change a SIM\'s status and/or month-to-date usage (lifecycle events follow)',
+  '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
+  '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
+  '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
 ].join('\n');
 
 /** Where the CLI writes and what environment it reads (tests pass their own). */
@@ -60,6 +68,10 @@ interface CommandOptions {
   customer?: string;
   status?: string;
   dataUsedMb?: string;
+  effect?: string;
+  queueUrl?: string;
+  sqsEndpoint?: string;
+  region?: string;
 }
 
 const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: CommandOptions, io: AdminIo) => Promise<void>> = {
@@ -132,6 +144,48 @@ commands['set-sim'] = async (deps, argument, options, io) => {
     throw error;
   }
 };
+
+// --- Fulfilment, manual steps of the runbook (issue #14, docs/operations.md) --------------------
+/**
+ * Puts a payment event on the fulfilment queue when `--queue-url` is given (`--sqs-endpoint`
+ * for the local SQS emulator), else prints the body and the aws CLI command that sends it.
+ */
+const queuePayment = async (message: FulfilmentMessage, options: CommandOptions, io: AdminIo): Promise<void> => {
+  const body = JSON.stringify(message);
+  if (!options.queueUrl) {
+    io.err('Put this payment event on the fulfilment queue (output FulfilmentQueueUrl) to let fulfil-order work on the order:');
+    io.out(`aws sqs send-message --queue-url <FulfilmentQueueUrl> --message-body '${body}'`);
+    return;
+  }
+  const local = options.sqsEndpoint && !io.env.AWS_ACCESS_KEY_ID && !io.env.AWS_PROFILE;
+  const client = new SQSClient({
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  try {
+    await client.send(new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: body }));
+  } finally {
+    client.destroy();
+  }
+  io.out(`Queued ${message.event_id} for order ${message.order_id}`);
+};
+
+/** `resend-effect ORDER_ID --effect EFFECT`: docs/operations.md, effect-outcome-unknown. */
+commands['resend-effect'] = async (deps, argument, options, io) => {
+  if (!argument || !options.effect) throw new UsageError('resend-effect needs ORDER_ID and --effect EFFECT');
+  const message = await prepareEffectResend({ ...deps, now: () => new Date() }, argument, options.effect);
+  io.err(`Effect ${options.effect} of order ${argument} cleared and the order moved back to paid.`);
+  await queuePayment(message, options, io);
+};
+
+/** `resume-order ORDER_ID`: docs/operations.md, order-flagged-for-review. */
+commands['resume-order'] = async (deps, argument, options, io) => {
+  if (!argument) throw new UsageError('resume-order needs ORDER_ID');
+  const message = await prepareReviewedOrder({ ...deps, now: () => new Date() }, argument);
+  io.err(`Order ${argument} moved from review_required to paid.`);
+  await queuePayment(message, options, io);
+};
 // ---------------------------------------------------------------------------------------------
 
 /** Runs one admin command; resolves to the exit code. */
@@ -146,6 +200,9 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         customer: { type: 'string' },
         status: { type: 'string' },
         'data-used-mb': { type: 'string' },
+        effect: { type: 'string' },
+        'queue-url': { type: 'string' },
+        'sqs-endpoint': { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         endpoint: { type: 'string' },
@@ -182,7 +239,16 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
     await command(
       { db, tableName },
       argument,
-      { user: values.user, customer: values.customer, status: values.status, dataUsedMb: values['data-used-mb'] },
+      {
+        user: values.user,
+        customer: values.customer,
+        status: values.status,
+        dataUsedMb: values['data-used-mb'],
+        effect: values.effect,
+        queueUrl: values['queue-url'],
+        sqsEndpoint: values['sqs-endpoint'],
+        region,
+      },
       io,
     );
     return 0;

@@ -26,6 +26,7 @@ export const forwardedVariables = [
   'SMS_SIMULATOR_DELAY_MS',
   'SMS_SIMULATOR_OUTCOME',
   'EMAIL_OUTBOX_DIR',
+  'LOG_LEVEL',
 ];
 
 /**
@@ -60,3 +61,30 @@ export const readSeed = (env: NodeJS.ProcessEnv = process.env): { seed?: unknown
     throw new UsageError(`The seed file ${file} is not valid JSON: ${(error as Error).message}`);
   }
 };
+
+/** The usage line of `npm start`. */
+export const startUsage = 'Usage: npm start [-- --persist DIR] [--bundled] [--pretty]';
+
+/** The command line of `npm start`: `--persist DIR`, `--bundled`, `--pretty`. */
+export const parseArguments = (args: string[]): { persistDir?: string; bundled: boolean; pretty: boolean } => {
+  let persistDir: string | undefined;
+  let bundled = false;
+  let pretty = false;
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!;
+    if (argument === '--persist') {
+      persistDir = args[++index];
+      if (!persistDir) throw new UsageError('--persist needs a folder: npm start -- --persist .local-data');
+    } else if (argument.startsWith('--persist=')) {
+      persistDir = argument.slice('--persist='.length);
+    } else if (argument === '--bundled') {
+      bundled = true;
+    } else if (argument === '--pretty') {
+      pretty = true;
+    } else {
+      throw new UsageError(`Unknown argument ${argument}. ${startUsage}`);
+    }
+  }
+  return { persistDir: persistDir ? resolve(persistDir) : undefined, bundled, pretty };
+};
+

@@ -16,6 +16,7 @@ import {
   unsupportedMethod,
   type GuardAnswer,
 } from './gateway-guards';
+import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import { invokeHandler, loadHandler } from './handler-loader';
 import { lambdaContext } from './lambda-context';
 
@@ -34,7 +35,7 @@ export interface GatewayOptions {
   routes?: RouteDefinition[];
   /** No per-request log line. */
   quiet?: boolean;
-  /** Where log lines go (default console.log). */
+  /** Where log lines go (default: stdout, as the logger writes them). */
   log?: (line: string) => void;
   /** Node's headersTimeout / requestTimeout in ms (defaults 60 s / 300 s); tests set them short. */
   headersTimeoutMs?: number;
@@ -188,6 +189,9 @@ const writeResult = (response: ServerResponse, result: APIGatewayProxyResult, re
   for (const ignored of ['content-length', 'transfer-encoding', 'connection']) headers.delete(ignored);
   if (!headers.has('content-type')) headers.set('content-type', { name: 'Content-Type', values: ['application/json'] });
   headers.set('x-amzn-requestid', { name: 'x-amzn-RequestId', values: [requestId] });
+  // The function's answer carries it already (shared/observability/http-invocation.ts); the
+  // gateway's own answers (404 of an unrouted path, 413, 502, the guards) get it here.
+  if (!headers.has('x-request-id')) headers.set('x-request-id', { name: 'X-Request-Id', values: [requestId] });
   const rawBody = result.body ?? '';
   const body = result.isBase64Encoded ? Buffer.from(rawBody, 'base64') : Buffer.from(rawBody, 'utf8');
   for (const { name, values } of headers.values()) response.setHeader(name, values.length === 1 ? values[0]! : values);
@@ -210,14 +214,7 @@ const closeAfter = (response: ServerResponse): void => {
 };
 
 const logError = (message: string, fields: Record<string, unknown>, error: unknown): void => {
-  console.error(
-    JSON.stringify({
-      level: 'ERROR',
-      message,
-      ...fields,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-    }),
-  );
+  logger.error(message, { component: 'local-gateway', ...fields, error: error instanceof Error ? error : String(error) });
 };
 
 /**
@@ -231,7 +228,7 @@ const logError = (message: string, fields: Record<string, unknown>, error: unkno
 export const startGateway = async (options: GatewayOptions = {}): Promise<Gateway> => {
   const routes = options.routes ?? allRoutes();
   const host = options.host ?? '127.0.0.1';
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   let port = 0;
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -295,11 +292,11 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
           if (isProxyResult(returned)) {
             result = returned;
           } else {
-            logError('malformed Lambda proxy response', { requestId, route: resolved.route.name }, JSON.stringify(returned));
+            logError('malformed Lambda proxy response', { correlation_id: requestId, route: resolved.route.name }, JSON.stringify(returned));
             result = jsonError(502, 'Internal server error.', 'internal_error');
           }
         } catch (error) {
-          logError('handler failed', { requestId, awsRequestId: context.awsRequestId, route: resolved.route.name }, error);
+          logError('handler failed', { correlation_id: requestId, function_request_id: context.awsRequestId, route: resolved.route.name }, error);
           result = jsonError(502, 'Internal server error.', 'internal_error');
         }
       }
@@ -319,15 +316,14 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     }
     if (!options.quiet) {
       log(
-        JSON.stringify({
-          level: 'INFO',
-          message: 'request',
-          requestId,
+        formatLine('INFO', 'request', {
+          component: 'local-gateway',
+          correlation_id: requestId,
           method,
           path,
           route: resolved?.route.name ?? null,
           status: Number(result.statusCode),
-          durationMs: Date.now() - started,
+          duration_ms: Date.now() - started,
         }),
       );
     }
@@ -341,7 +337,16 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       writeResult(response, jsonError(404, 'Not found.', 'not_found'), randomUUID());
     }
     if (!options.quiet) {
-      log(JSON.stringify({ level: 'INFO', message: 'request', method: request.method, path, route: prefix ?? null, status: response.statusCode, durationMs: Date.now() - started }));
+      log(
+        formatLine('INFO', 'request', {
+          component: 'local-gateway',
+          method: request.method,
+          path,
+          route: prefix ?? null,
+          status: response.statusCode,
+          duration_ms: Date.now() - started,
+        }),
+      );
     }
   };
 

@@ -72,11 +72,14 @@ const main = async (): Promise<number> => {
   const { seed } = readSeed();
   assertJavaPresent();
 
-  // stdout carries the result only: handler and runtime logs go to stderr.
+  // stdout carries the result only: handler and runtime logs go to stderr, those of the
+  // console and the JSON lines the logger writes to stdout itself (shared/observability/logger.ts).
   const toStderr = (...args: unknown[]) => console.error(...args);
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
+  const writeResult = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
   let runtime: LocalRuntime | undefined;
   try {
@@ -90,11 +93,11 @@ const main = async (): Promise<number> => {
     }
     try {
       const result = await invokeHandler(handler, event, context, (fn.timeoutSeconds ?? 10) * 1000);
-      process.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);
+      writeResult(`${JSON.stringify(result ?? null, null, 2)}\n`);
       return 0;
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      process.stdout.write(
+      writeResult(
         `${JSON.stringify({ errorType: failure.name, errorMessage: failure.message, trace: (failure.stack ?? '').split('\n') }, null, 2)}\n`,
       );
       return 1;

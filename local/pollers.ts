@@ -5,6 +5,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueDefinition } from '../shared/topology/queues';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
@@ -34,7 +35,7 @@ export interface PollerOptions {
   waitTimeSeconds?: number;
   /** No per-batch log line. */
   quiet?: boolean;
-  /** Where log lines go (default console.log). */
+  /** Where log lines go (default: stdout, as the logger writes them). */
   log?: (line: string) => void;
 }
 
@@ -86,7 +87,7 @@ export const failedMessageIds = (result: unknown, event: SQSEvent): Set<string> 
  */
 export const startPollers = (options: PollerOptions): Pollers => {
   const controller = new AbortController();
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   const retryDelaySeconds = options.retryDelaySeconds ?? 1;
   const waitTimeSeconds = options.waitTimeSeconds ?? 1;
   const { client } = options;
@@ -99,15 +100,12 @@ export const startPollers = (options: PollerOptions): Pollers => {
       const result = await invokeHandler(handler, event, context, target.queue.consumerTimeoutSeconds * 1000);
       failed = failedMessageIds(result, event);
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'consumer failed',
-          consumer: consumer.name,
-          awsRequestId: context.awsRequestId,
-          error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-        }),
-      );
+      logger.error('consumer failed', {
+        component: 'local-poller',
+        consumer: consumer.name,
+        function_request_id: context.awsRequestId,
+        error: error instanceof Error ? error : String(error),
+      });
       failed = new Set(event.Records.map((record) => record.messageId));
     }
     const succeeded = event.Records.filter((record) => !failed.has(record.messageId));
@@ -135,13 +133,13 @@ export const startPollers = (options: PollerOptions): Pollers => {
     }
     if (!options.quiet) {
       log(
-        JSON.stringify({
-          level: 'INFO',
-          message: 'queue batch',
+        formatLine('INFO', 'queue batch', {
+          component: 'local-poller',
           queue: target.queue.name,
           consumer: consumer.name,
           records: event.Records.length,
           failed: retried.length,
+          correlation_ids: [...new Set(event.Records.map((record) => record.messageAttributes?.correlation_id?.stringValue ?? null))],
         }),
       );
     }
@@ -174,14 +172,11 @@ export const startPollers = (options: PollerOptions): Pollers => {
         await processBatch(target, buildSqsEvent(messages, queueArn ?? target.url), handler);
       } catch (error) {
         if (signal.aborted) break;
-        console.error(
-          JSON.stringify({
-            level: 'ERROR',
-            message: 'queue poller failed',
-            queue: target.queue.name,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
+        logger.error('queue poller failed', {
+          component: 'local-poller',
+          queue: target.queue.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
         await sleep(1000, signal);
       }
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { logger } from '../shared/observability/logger';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,7 +128,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       try {
         await cleanup();
       } catch (error) {
-        console.error(JSON.stringify({ level: 'ERROR', message: 'local runtime stop failed', error: String(error) }));
+        logger.error('local runtime stop failed', { component: 'local-runtime', error: String(error) });
       }
     }
   };
@@ -309,7 +310,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         })
       : undefined;
     if (redriven && !options.quiet) {
-      console.log(JSON.stringify({ level: 'INFO', message: 'work of a stopped runtime given back', ...redriven }));
+      logger.info('work of a stopped runtime given back', { component: 'local-runtime', ...redriven });
     }
 
     const pollers = startPollers({

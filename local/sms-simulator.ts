@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from './gateway';
@@ -101,7 +102,7 @@ export const outcomeOf = (text: string, fallback: SmsOutcome): SmsOutcome => {
 export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<SmsSimulator> => {
   const delayMs = options.delayMs ?? 200;
   const defaultOutcome = options.outcome ?? 'delivered';
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   const received: SimulatedMessage[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<AbortController>();
@@ -131,17 +132,16 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
       clearTimeout(timeout);
       inFlight.delete(controller);
     }
-    const line = {
-      level: message.receipt.state === 'posted' ? 'INFO' : 'WARN',
-      message: message.receipt.state === 'posted' ? 'sms receipt posted' : 'sms receipt could not be posted',
-      reference: message.reference,
+    const fields = {
+      component: 'sms-simulator',
+      message_id: message.reference,
       status: message.outcome,
       receipt_url: message.receipt_url,
-      ...(message.receipt.status !== undefined ? { httpStatus: message.receipt.status } : {}),
+      ...(message.receipt.status !== undefined ? { http_status: message.receipt.status } : {}),
       ...(message.receipt.error ? { error: message.receipt.error } : {}),
     };
-    if (message.receipt.state !== 'posted') console.error(JSON.stringify(line));
-    else if (!options.quiet) log(JSON.stringify(line));
+    if (message.receipt.state !== 'posted') logger.warn('sms receipt could not be posted', fields);
+    else if (!options.quiet) log(formatLine('INFO', 'sms receipt posted', fields));
   };
 
   const submit = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -178,7 +178,7 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
       receipt: { state: 'pending' },
     };
     received.push(message);
-    if (!options.quiet) log(JSON.stringify({ level: 'INFO', message: 'sms accepted', reference: message.reference, to: message.to }));
+    if (!options.quiet) log(formatLine('INFO', 'sms accepted', { component: 'sms-simulator', message_id: message.reference, to: message.to }));
     const timer = setTimeout(() => {
       timers.delete(timer);
       void postReceipt(message);
@@ -196,7 +196,7 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
       return send(response, 404, { detail: 'Not found.', code: 'not_found' });
     };
     handle().catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'sms simulator failed', error: String(error) }));
+      logger.error('sms simulator failed', { component: 'sms-simulator', error: String(error) });
       if (!response.headersSent) send(response, 500, { detail: 'Simulator error.', code: 'internal_error' });
     });
   });

@@ -13,31 +13,11 @@
  *     PORT=0 npm start               # a free port
  *     npm start -- --persist DIR     # DynamoDB Local's data and the queues kept in DIR
  *     npm start -- --bundled         # the functions from the esbuild bundles the stack deploys
+ *     npm start -- --pretty          # the JSON log lines rendered for people (local/pretty-logs.ts)
  */
-import { resolve } from 'node:path';
-import { forwardedEnv, readSeed, UsageError } from './cli-options';
+import { forwardedEnv, parseArguments, readSeed, UsageError } from './cli-options';
+import { prettyOutput } from './pretty-logs';
 import type { LocalRuntime } from './runtime';
-
-const usage = 'Usage: npm start [-- --persist DIR] [--bundled]';
-
-const parseArguments = (args: string[]): { persistDir?: string; bundled: boolean } => {
-  let persistDir: string | undefined;
-  let bundled = false;
-  for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index]!;
-    if (argument === '--persist') {
-      persistDir = args[++index];
-      if (!persistDir) throw new UsageError('--persist needs a folder: npm start -- --persist .local-data');
-    } else if (argument.startsWith('--persist=')) {
-      persistDir = argument.slice('--persist='.length);
-    } else if (argument === '--bundled') {
-      bundled = true;
-    } else {
-      throw new UsageError(`Unknown argument ${argument}. ${usage}`);
-    }
-  }
-  return { persistDir: persistDir ? resolve(persistDir) : undefined, bundled };
-};
 
 const parsePort = (value: string | undefined): number => {
   if (value === undefined || value === '') return 3000;
@@ -97,7 +77,11 @@ const main = async (): Promise<void> => {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const { persistDir, bundled } = parseArguments(process.argv.slice(2));
+    const { persistDir, bundled, pretty } = parseArguments(process.argv.slice(2));
+    if (pretty) {
+      prettyOutput(process.stdout);
+      prettyOutput(process.stderr);
+    }
     const port = parsePort(process.env.PORT);
     const { seed, source } = readSeed();
     const configured = forwardedEnv();

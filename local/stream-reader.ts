@@ -12,6 +12,7 @@ import { tableDefinition } from '../shared/db/table';
 import type { StreamConsumerDefinition } from '../shared/topology/streams';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
 import { lambdaContext, localRegion } from './lambda-context';
+import { logger } from '../shared/observability/logger';
 
 /** Options of startStreamReader. */
 export interface StreamReaderOptions {
@@ -160,10 +161,21 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           failedAt = result?.batchItemFailures?.[0]?.itemIdentifier;
         } catch (error) {
           failedAt = records[0]!.dynamodb!.SequenceNumber;
-          console.error(JSON.stringify({ level: 'ERROR', message: 'stream consumer failed', consumer: consumer.name, error: String(error) }));
+          logger.error('stream consumer failed', {
+            component: 'local-stream-reader',
+            consumer: consumer.name,
+            function_request_id: context.awsRequestId,
+            error: error instanceof Error ? error : String(error),
+          });
         }
         if (!options.quiet) {
-          console.log(JSON.stringify({ level: 'INFO', message: 'stream batch', consumer: consumer.name, records: records.length, failed: failedAt !== undefined }));
+          logger.info('stream batch', {
+            component: 'local-stream-reader',
+            consumer: consumer.name,
+            records: records.length,
+            correlation_ids: records.map((record) => record.eventID),
+            failed: failedAt !== undefined,
+          });
         }
         if (failedAt !== undefined) {
           const again = await options.streams.send(
@@ -193,7 +205,11 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
         if (!busy) await sleep(idleMs, signal);
       } catch (error) {
         if (signal.aborted) break;
-        console.error(JSON.stringify({ level: 'ERROR', message: 'stream reader failed', consumer: consumer.name, error: String(error) }));
+        logger.error('stream reader failed', {
+          component: 'local-stream-reader',
+          consumer: consumer.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
         await sleep(1000, signal);
       }
     }

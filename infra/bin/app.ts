@@ -16,13 +16,17 @@ const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefi
 const emailFrom = app.node.tryGetContext('emailFrom') as string | undefined;
 const emailIdentity = app.node.tryGetContext('emailIdentity') as string | undefined;
 const operationsEmail = app.node.tryGetContext('operationsEmail') as string | undefined;
-const tracing = String(app.node.tryGetContext('tracing') ?? 'false') === 'true';
+const tracing = String(app.node.tryGetContext('tracing') ?? 'true') !== 'false';
+const alarmEmail = app.node.tryGetContext('alarmEmail') as string | undefined;
+const logLevel = app.node.tryGetContext('logLevel') as string | undefined;
 
 new ServiceStack(app, `SimCheckoutService-${stage}`, {
   stage,
   smsProviderUrl,
   publicBaseUrl,
   tracing,
+  alarmEmail,
+  logLevel,
   emailFrom,
   emailIdentity,
   operationsEmail,

@@ -74,10 +74,14 @@ export const gatewayAnswers: GatewayAnswer[] = [
 export const gatewayAnswerBody = (answer: GatewayAnswer): string =>
   JSON.stringify({ detail: answer.detail, code: answer.code });
 
-/** Adds every gateway answer to `api`. */
+/**
+ * Adds every gateway answer to `api`. Each carries `X-Request-Id`, mapped from
+ * `context.requestId` (a mapping, not a quoted literal), like every function answer: the
+ * request id by which its access-log line and any function log lines are found.
+ */
 export const addGatewayAnswers = (api: RestApi): void => {
   for (const answer of gatewayAnswers) {
-    const headers: Record<string, string> = { 'Content-Type': "'application/json'" };
+    const headers: Record<string, string> = { 'Content-Type': "'application/json'", 'X-Request-Id': 'context.requestId' };
     for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name] = `'${value}'`;
     api.addGatewayResponse(`Gateway${answer.type.responseType}`, {
       type: answer.type,

@@ -9,6 +9,7 @@ import {
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
   Runtime,
+  Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -181,6 +182,10 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      // Function-level X-Ray (the Lambda service's segments: init, invocation, overhead), not
+      // the Powertools tracer: with aws-xray-sdk-core it adds 124 KiB to every bundle, which
+      // the bundle budgets do not allow (docs/operations.md, "Tracing").
+      tracing: Tracing.ACTIVE,
       environment,
       bundling: { ...bundlingOptions, ...sideModuleHooks(props.handler) },
       ...(access.secrets?.length ? { paramsAndSecrets: secretsExtension(access.secrets.length) } : {}),
@@ -191,6 +196,17 @@ export class ServiceFunction extends Construct {
     for (const queueName of access.sendsTo ?? []) resources.queues.get(queueName)!.queue.grantSendMessages(this.role);
     for (const secretName of access.secrets ?? []) resources.secrets.get(secretName).grantRead(this.role);
 
+    NagSuppressions.addResourceSuppressions(
+      this.role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource narrower than *.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
     if (access.table !== 'none') {
       NagSuppressions.addResourceSuppressions(
         this.role,

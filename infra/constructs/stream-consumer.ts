@@ -15,6 +15,8 @@ export interface StreamConsumerProps {
   resources: ServiceResources;
   memoryMb: number;
   production: boolean;
+  /** Environment beside what the function's access gives (LOG_LEVEL and the Powertools names). */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -42,6 +44,7 @@ export class StreamConsumer extends Construct {
       description: `consumer of the table's stream (${definition.name})`,
       resources: props.resources,
       production: props.production,
+      ...(props.environment ? { environment: props.environment } : {}),
     });
     this.failureQueue = new Queue(this, 'Failures', {
       retentionPeriod: Duration.days(14),

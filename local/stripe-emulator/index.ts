@@ -6,6 +6,7 @@
  * the service's webhook route as Stripe's event, signed with STRIPE_WEBHOOK_SECRET. What it
  * emulates and what not: docs/local-runtime.md.
  */
+import { formatLine, logger, logOutput } from '../../shared/observability/logger';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +56,7 @@ export interface StripeEmulatorOptions {
   webhookSecret?: () => string | undefined;
   /** Retry schedule of deliveries (events.ts). */
   delivery?: Partial<DeliveryPolicy>;
-  /** Log lines (JSON objects) of failed deliveries; default console.log. */
+  /** Log lines (JSON objects) of failed deliveries; default: stdout, as the logger writes them. */
   log?: (line: string) => void;
 }
 
@@ -96,7 +97,7 @@ const canonical = (value: unknown): string =>
 export const createStripeEmulator = (options: StripeEmulatorOptions = {}): StripeEmulator => {
   const secretKey = options.secretKey ?? localSecretKey;
   const publishableKey = localPublishableKey;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   const intents = new IntentStore();
   const idempotency = new IdempotencyStore();
   const events = new EventSender({
@@ -104,7 +105,7 @@ export const createStripeEmulator = (options: StripeEmulatorOptions = {}): Strip
     secret: options.webhookSecret ?? (() => undefined),
     apiVersion: emulatorApiVersion,
     policy: options.delivery,
-    log: (level, message, fields) => log(JSON.stringify({ level, message, ...fields })),
+    log: (level, message, fields) => log(formatLine(level, message, { component: 'stripe-emulator', ...fields })),
   });
   const requests: RecordedPaymentIntentRequest[] = [];
   let mode: CreateFault = 'ok';
@@ -250,7 +251,7 @@ export const serveStripeEmulator = async (emulator: StripeEmulator): Promise<Ser
     const url = request.url ?? '/';
     const at = url.indexOf('?');
     emulator.handle(request, response, at === -1 ? url : url.slice(0, at), at === -1 ? '' : url.slice(at + 1)).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'stripe emulator failed', error: String(error), id: randomUUID() }));
+      logger.error('stripe emulator failed', { component: 'stripe-emulator', error: String(error), id: randomUUID() });
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
     });

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../db/batch-get';
 import type { AuthDeps } from './two-factor';
+import { logger } from '../observability/logger';
 
 /** A verified credential item as authentication read it: its key and whether it is marked used. */
 export interface ReadCredential {
@@ -34,7 +35,7 @@ export const markFirstUse = async (deps: AuthDeps, credentials: ReadCredential[]
         )
         .catch((error: Error) => {
           if (error.name === 'ConditionalCheckFailedException') return;
-          console.error(JSON.stringify({ level: 'ERROR', message: 'credential first use not marked', error: error.message }));
+          logger.error('credential first use not marked', { error: error.message });
         }),
     ),
   );

@@ -1,5 +1,8 @@
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
+import { appendLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 import { sqsConsumer } from '../queues/consumer';
 import { parseAllowedHosts } from './allowed-hosts';
 import { forwardReceipt, type ForwarderSettings } from './forwarder';
@@ -37,26 +40,21 @@ const hostOf = (url: string): string | null => {
 export const forwardReceiptConsumer = (deps: ForwardConsumerDeps) =>
   sqsConsumer('forward-receipt', async (record) => {
     const item = parseQueuedReceipt(record.body);
+    appendLogKeys({ message_id: item.receipt.message_id });
     const signingSecret = await deps.signingSecret();
     if (!signingSecret) throw new Error('CALLBACK_SIGNING_SECRET is not configured');
     const result = await forwardReceipt(item, { ...deps, signingSecret });
-    const fields = {
-      message_id: item.receipt.message_id,
-      status: item.receipt.status,
-      callback_host: hostOf(item.callback_url),
-    };
+    const fields = { status: item.receipt.status, callback_host: hostOf(item.callback_url) };
     if (result.delivered) {
-      console.log(JSON.stringify({ level: 'INFO', message: 'receipt forwarded', ...fields, httpStatus: result.httpStatus }));
+      logger.info('receipt forwarded', { ...fields, http_status: result.httpStatus });
+      recordMetric('CallbacksForwarded');
     } else {
-      console.warn(
-        JSON.stringify({
-          level: 'WARN',
-          message: 'receipt forward failed',
-          ...fields,
-          reason: result.reason,
-          detail: result.detail,
-          ...(result.httpStatus !== undefined ? { httpStatus: result.httpStatus } : {}),
-        }),
-      );
+      logger.warn('receipt forward failed', {
+        ...fields,
+        reason: result.reason,
+        detail: result.detail,
+        ...(result.httpStatus !== undefined ? { http_status: result.httpStatus } : {}),
+      });
+      recordMetric('CallbacksFailed');
     }
   });

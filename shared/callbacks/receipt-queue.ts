@@ -1,5 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsConfig } from '../config/function-config';
+import { correlationAttributes } from '../observability/queue-correlation';
 
 /** The delivery receipt posted to callback_url (spec "Delivery receipt"), exactly these fields. */
 export interface DeliveryReceipt {
@@ -36,12 +37,15 @@ const sqsClient = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>): SQSClient
 };
 
 /**
- * The callbacks queue over SQS (SendMessage to CALLBACK_QUEUE_URL). The client is built once
- * per container; locally it points at the SQS emulator.
+ * The callbacks queue over SQS (SendMessage to CALLBACK_QUEUE_URL), with the correlation ids
+ * of the request in progress as message attributes. The client is built once per container;
+ * locally it points at the SQS emulator.
  */
 export const sqsReceiptQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): ReceiptQueue => ({
   enqueue: async (item) => {
-    await sqsClient(config).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(item) }));
+    await sqsClient(config).send(
+      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(item), MessageAttributes: correlationAttributes() }),
+    );
   },
 });
 

@@ -1,3 +1,6 @@
+import { appendLogKeys, correlationId } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 import type { CheckoutEndpoint, OrderItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
@@ -33,8 +36,7 @@ export interface CheckoutRequest {
   idempotencyKey?: string;
 }
 
-const logError = (message: string, details: Record<string, unknown>) =>
-  console.error(JSON.stringify({ level: 'ERROR', message, ...details }));
+const logError = (message: string, details: Record<string, unknown>) => logger.error(message, details);
 
 const errorDetails = (error: unknown) => {
   const value = error as { name?: string; message?: string; type?: string; code?: string; statusCode?: number; requestId?: string };
@@ -57,7 +59,7 @@ const computeTax = async (calculator: TaxCalculator, country: string, subtotal: 
     }
     return result;
   } catch (error) {
-    logError('tax calculation failed', { orderId, error: errorDetails(error) });
+    logError('tax calculation failed', { order_id: orderId, error: errorDetails(error) });
     throw new ApiError(502, 'tax_fail', 'VAT could not be calculated for this order; try again later.');
   }
 };
@@ -101,6 +103,8 @@ export const placeOrder = async (deps: CheckoutDeps, input: CheckoutInput): Prom
   }
 
   const orderId = deps.newOrderId();
+  appendLogKeys({ order_id: orderId });
+  const correlation = correlationId();
   const subtotal = subtotalPence(priced);
   const tax = await computeTax(deps.taxCalculator, buyer.customer_country, subtotal, orderId);
   const total = subtotal + tax.taxPence;
@@ -141,13 +145,14 @@ export const placeOrder = async (deps: CheckoutDeps, input: CheckoutInput): Prom
     ...(held.length > 0 ? { hold_expires_at: holdExpiresAt } : {}),
     created_at: createdAt.toISOString(),
     updated_at: createdAt.toISOString(),
+    ...(correlation ? { correlation_id: correlation } : {}),
   };
 
   try {
     await putOrder(store, order);
   } catch (error) {
     await releaseStock(store, orderId, held).catch((releaseError) =>
-      logError('stock release failed', { orderId, error: errorDetails(releaseError) }),
+      logError('stock release failed', { order_id: orderId, error: errorDetails(releaseError) }),
     );
     throw error;
   }
@@ -163,18 +168,20 @@ export const placeOrder = async (deps: CheckoutDeps, input: CheckoutInput): Prom
       idempotencyKey: `order-${orderId}`,
     });
   } catch (error) {
-    logError('payment intent creation failed', { orderId, error: errorDetails(error) });
+    logError('payment intent creation failed', { order_id: orderId, error: errorDetails(error) });
+    recordMetric('PaymentIntentsFailed', { code: errorDetails(error).code ?? errorDetails(error).type ?? 'unknown' });
     const now = deps.now().toISOString();
     const cleanups = await Promise.allSettled([releaseStock(store, orderId, held), markOrderFailed(store, orderId, 'stripe_error', now)]);
     for (const cleanup of cleanups) {
-      if (cleanup.status === 'rejected') logError('cleanup after stripe_error failed', { orderId, error: errorDetails(cleanup.reason) });
+      if (cleanup.status === 'rejected') logError('cleanup after stripe_error failed', { order_id: orderId, error: errorDetails(cleanup.reason) });
     }
     throw new ApiError(502, 'stripe_error', 'The payment processor could not create the payment intent; try again later.');
   }
 
+  recordMetric('PaymentIntentsCreated');
   await attachPaymentIntent(store, orderId, intent.id, deps.now().toISOString()).catch((error) =>
     // The intent carries metadata.order_id, so payment events still find the order.
-    logError('payment intent id not stored on the order', { orderId, paymentIntentId: intent.id, error: errorDetails(error) }),
+    logError('payment intent id not stored on the order', { order_id: orderId, payment_intent_id: intent.id, error: errorDetails(error) }),
   );
 
   return {

@@ -1,3 +1,4 @@
+import { logger } from '../observability/logger';
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
@@ -187,7 +188,7 @@ export const withIdempotency = async (
       )
       .catch((releaseError: Error) => {
         if (!isConditionFailure(releaseError)) {
-          console.error(JSON.stringify({ level: 'ERROR', message: 'idempotency key release failed', error: releaseError.message }));
+          logger.error('idempotency key release failed', { error: releaseError.message });
         }
       });
     throw error;
@@ -214,7 +215,7 @@ export const withIdempotency = async (
     );
   } catch (error) {
     // The checkout succeeded; failing to remember it only means a retry would run again.
-    console.error(JSON.stringify({ level: 'ERROR', message: 'idempotency record not completed', error: (error as Error).message }));
+    logger.error('idempotency record not completed', { error: (error as Error).message });
   }
   return { response, replayed: false };
 };

@@ -1,4 +1,6 @@
-import { functionConfigs, type FunctionConfig, type FunctionName } from './function-config';
+import { configureLogger } from '../observability/logger';
+import { configureMetrics } from '../observability/metrics';
+import { functionConfigs, observabilityVariables, type FunctionConfig, type FunctionName, type ObservabilityConfig } from './function-config';
 import { readConfiguration } from './variables';
 
 /** How one function is wired: its dependencies from its configuration, its handler from its dependencies. */
@@ -20,7 +22,8 @@ export interface FunctionWiring<Name extends FunctionName, Deps, Handler> {
  * deployed function with missing or invalid configuration fails at init with an error that
  * names every variable (`get-sim: invalid configuration: TABLE_NAME is not set`), not on its
  * tenth request. Nothing is read from the environment per request, secrets excepted
- * (./secrets.ts). The route and consumer factories live in shared/, so tests import them and
+ * (./secrets.ts). LOG_LEVEL, POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE
+ * (`observabilityVariables`) configure the logger and metrics of every function. The route and consumer factories live in shared/, so tests import them and
  * pass deps of their own without reading the environment.
  */
 export const defineFunction = <Name extends FunctionName, Deps, Handler>(
@@ -29,5 +32,8 @@ export const defineFunction = <Name extends FunctionName, Deps, Handler>(
   env: NodeJS.ProcessEnv = process.env,
 ): Handler => {
   const config = readConfiguration(functionConfigs[name], env, name) as FunctionConfig<Name>;
+  const observability = readConfiguration(observabilityVariables, env, name) as ObservabilityConfig;
+  configureLogger({ level: observability.logLevel, service: observability.serviceName });
+  configureMetrics({ namespace: observability.metricsNamespace });
   return wiring.handler(wiring.deps(config));
 };

@@ -12,6 +12,25 @@
  * decisions: STOCK_HOLD_MINUTES, the callback timeouts and the webhook retry schedule.
  */
 import { optional, positiveNumber, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
+import { defaultServiceName, parseLogLevel } from '../observability/logger';
+import { defaultMetricsNamespace } from '../observability/metrics';
+
+/**
+ * What every function reads for its logs and metrics (shared/observability/), the names
+ * Powertools for AWS Lambda reads, with its defaults: read by defineFunction for every
+ * function, beside the function's own configuration; the stack sets all three.
+ */
+export const observabilityVariables = {
+  /** LOG_LEVEL: DEBUG, INFO, WARN or ERROR (default INFO). */
+  logLevel: withDefault('LOG_LEVEL', parseLogLevel, 'INFO'),
+  /** POWERTOOLS_SERVICE_NAME: the `service` of every log line and metric. */
+  serviceName: withDefault('POWERTOOLS_SERVICE_NAME', text, defaultServiceName),
+  /** POWERTOOLS_METRICS_NAMESPACE: the CloudWatch namespace of every metric. */
+  metricsNamespace: withDefault('POWERTOOLS_METRICS_NAMESPACE', text, defaultMetricsNamespace),
+};
+
+/** The logging and metrics configuration of a function. */
+export type ObservabilityConfig = ConfigOf<typeof observabilityVariables>;
 
 /** The AWS region and the endpoint overrides of the local runtime (DynamoDB Local, the SQS emulator). */
 export const awsVariables = {

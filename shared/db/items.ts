@@ -246,6 +246,8 @@ export interface SmsMessageItem {
   provider_message_id?: string | null;
   /** occurred_at of the provider's receipt, as reported. */
   provider_occurred_at?: string | null;
+  /** Correlation id of the send-sms request (its X-Request-Id): the receipt's logs name it as origin_correlation_id. */
+  correlation_id?: string;
   /** Epoch seconds; only on a reservation. */
   expires_at?: number;
 }
@@ -369,6 +371,8 @@ export interface OrderItem {
   /** The single fulfilment worker of the order and until when it holds the order (epoch ms). */
   fulfilment_lease_owner?: string;
   fulfilment_lease_until?: number;
+  /** Correlation id of the checkout request (its X-Request-Id): fulfilment's logs name it as origin_correlation_id. */
+  correlation_id?: string;
 }
 
 /** The state of one side effect of an order's fulfilment (docs/fulfilment.md, "Exactly once"). */

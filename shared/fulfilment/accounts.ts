@@ -4,7 +4,7 @@ import type { AccountItem, OrderItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
 import { buyerName } from '../invoices/invoice';
 import type { FulfilmentDeps } from './deps';
-import { logFulfilment } from './log';
+import { logger } from '../observability/logger';
 
 /** The buyer's account as fulfilment found or made it. */
 export interface ResolvedAccount {
@@ -46,8 +46,8 @@ const accountByCustomerId = async (deps: FulfilmentDeps, customerId: string): Pr
   );
   const found = (Items ?? []).filter((item) => item.type === 'account') as AccountItem[];
   if (found.length > 1) {
-    logFulfilment('WARN', 'two accounts carry one storefront customer id; the first is used', {
-      customerId,
+    logger.warn('two accounts carry one storefront customer id; the first is used', {
+      storefront_customer_id: customerId,
       accounts: found.map((account) => account.email),
     });
   }
@@ -177,8 +177,8 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
       ),
     );
   } else if (order.customer_id && account.customer_id !== order.customer_id) {
-    logFulfilment('WARN', 'the order carries another storefront customer id than its account; the account keeps its own', {
-      orderId: order.id,
+    logger.warn('the order carries another storefront customer id than its account; the account keeps its own', {
+      order_id: order.id,
       account: account.email,
     });
   }
@@ -232,11 +232,11 @@ export const resolveBuyerAccount = async (deps: FulfilmentDeps, order: OrderItem
   }
   const wanted = accountTypeFor(order);
   if (existing.account_type !== wanted && !(wanted === 'traveler' && existing.account_type === 'business')) {
-    logFulfilment('WARN', 'order fulfilled to an existing account of another type; the account is not converted', {
-      orderId: order.id,
+    logger.warn('order fulfilled to an existing account of another type; the account is not converted', {
+      order_id: order.id,
       account: existing.email,
-      accountType: existing.account_type,
-      orderAccountType: wanted,
+      account_type: existing.account_type,
+      order_account_type: wanted,
     });
   }
   await updateAccount(deps, existing, order);

@@ -2,15 +2,16 @@ import type { SQSRecord } from 'aws-lambda';
 import { queueDefinition } from '../topology/queues';
 import type { RecordProcessor } from '../queues/consumer';
 import type { FulfilmentDeps } from './deps';
-import { errorSummary, logFulfilment } from './log';
+import { appendLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
 import { orderIdOfBody, parseFulfilmentMessage } from './message';
 import { processPaymentMessage } from './process';
 
 /** Where a failing message goes next: back to the queue, or (at the last receive) to the dead-letter queue. */
-const nextStep = (record: SQSRecord): { receiveCount: number; maxReceiveCount: number; next: 'retry' | 'dead-letter queue' } => {
+const nextStep = (record: SQSRecord): { receive_count: number; max_receive_count: number; next: 'retry' | 'dead-letter queue' } => {
   const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? 0);
   const { maxReceiveCount } = queueDefinition('fulfilment');
-  return { receiveCount, maxReceiveCount, next: receiveCount >= maxReceiveCount ? 'dead-letter queue' : 'retry' };
+  return { receive_count: receiveCount, max_receive_count: maxReceiveCount, next: receiveCount >= maxReceiveCount ? 'dead-letter queue' : 'retry' };
 };
 
 /**
@@ -25,27 +26,26 @@ export const fulfilmentRecordProcessor =
     let message;
     try {
       message = parseFulfilmentMessage(record.body);
+      appendLogKeys({ order_id: message.order_id, event_id: message.event_id });
     } catch (error) {
-      logFulfilment('ERROR', 'malformed fulfilment message', {
-        orderId: orderIdOfBody(record.body),
-        messageId: record.messageId,
+      logger.error('malformed fulfilment message', {
+        order_id: orderIdOfBody(record.body),
         ...nextStep(record),
-        error: errorSummary(error),
+        error,
       });
       throw error;
     }
     try {
       const outcome = await processPaymentMessage(current, message);
-      logFulfilment('INFO', 'payment event processed', { orderId: message.order_id, eventId: message.event_id, type: message.type, outcome });
+      logger.info('payment event processed', { order_id: message.order_id, event_id: message.event_id, type: message.type, outcome });
     } catch (error) {
       const step = nextStep(record);
-      logFulfilment('ERROR', 'fulfilment failed', {
-        orderId: message.order_id,
-        eventId: message.event_id,
+      logger.error('fulfilment failed', {
+        order_id: message.order_id,
+        event_id: message.event_id,
         type: message.type,
-        messageId: record.messageId,
         ...step,
-        error: errorSummary(error),
+        error,
       });
       throw error;
     }

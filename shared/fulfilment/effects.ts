@@ -2,7 +2,9 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { FulfilmentEffectItem, FulfilmentEffectStatus, OrderItem } from '../db/items';
 import { key } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
-import { errorSummary, logFulfilment } from './log';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
+import { errorSummary } from '../observability/error-summary';
 
 /** The fulfilment of one order by the worker that holds its lease. */
 export interface FulfilmentRun {
@@ -93,7 +95,7 @@ const findSentSafely = async (effect: MessageEffect, orderId: string): Promise<R
   try {
     return await effect.findSent?.();
   } catch (error) {
-    logFulfilment('WARN', 'could not tell whether a fulfilment message was sent', { orderId, effect: effect.name, error: errorSummary(error) });
+    logger.warn('could not tell whether a fulfilment message was sent', { order_id: orderId, effect: effect.name, error: error });
     return undefined;
   }
 };
@@ -118,16 +120,17 @@ export const runMessageEffect = async (run: FulfilmentRun, effect: MessageEffect
     const found = await findSentSafely(effect, order.id);
     if (found) {
       await setStatus(run, effect.name, 'done', { ...found, settled: 'sent by a worker that stopped before recording it' });
-      logFulfilment('INFO', 'fulfilment message found sent: recorded', { orderId: order.id, effect: effect.name, claimedAt: existing.claimed_at });
+      logger.info('fulfilment message found sent: recorded', { order_id: order.id, effect: effect.name, claimed_at: existing.claimed_at });
       return 'done';
     }
     if (found === undefined) {
       await setStatus(run, effect.name, 'unknown', { reason: 'claimed by a worker that stopped before recording the outcome' });
-      logFulfilment('ERROR', 'fulfilment message outcome unknown: not sent again', {
-        orderId: order.id,
+      logger.error('fulfilment message outcome unknown: not sent again', {
+        order_id: order.id,
         effect: effect.name,
-        claimedAt: existing.claimed_at,
+        claimed_at: existing.claimed_at,
       });
+      recordMetric('EffectsUnknown');
       return 'unknown';
     }
     // Certainly not sent: the claim passes to this worker, which sends it.
@@ -143,7 +146,7 @@ export const runMessageEffect = async (run: FulfilmentRun, effect: MessageEffect
       }),
     );
     run.effects.set(effect.name, { ...existing, claim: run.token, claimed_at: now });
-    logFulfilment('WARN', 'fulfilment message claimed by a stopped worker was not sent: sending it', { orderId: order.id, effect: effect.name });
+    logger.warn('fulfilment message claimed by a stopped worker was not sent: sending it', { order_id: order.id, effect: effect.name });
   } else {
     const claim = effectItem(run, effect.name, 'pending');
     await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(PK)' }));
@@ -168,15 +171,17 @@ export const runMessageEffect = async (run: FulfilmentRun, effect: MessageEffect
       throw error;
     }
     await setStatus(run, effect.name, failure, { error: errorSummary(error) });
-    logFulfilment('ERROR', failure === 'failed' ? 'fulfilment message not sent' : 'fulfilment message outcome unknown: not sent again', {
-      orderId: order.id,
+    logger.error(failure === 'failed' ? 'fulfilment message not sent' : 'fulfilment message outcome unknown: not sent again', {
+      order_id: order.id,
       effect: effect.name,
-      error: errorSummary(error),
+      error,
     });
+    if (failure === 'unknown') recordMetric('EffectsUnknown');
     return failure;
   }
   await deps.faults?.afterSend?.(effect.name);
   await setStatus(run, effect.name, 'done', detail);
+  logger.info('fulfilment message sent', { order_id: order.id, effect: effect.name });
   await deps.faults?.afterEffect?.(effect.name);
   return 'done';
 };

@@ -4,7 +4,9 @@ import type { OrderItem, OrderStatus } from '../db/items';
 import type { FulfilmentDeps } from './deps';
 import { fulfilPaidOrder } from './fulfil';
 import { acquireOrderLease, releaseOrderLease } from './lease';
-import { logFulfilment } from './log';
+import { appendLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 import type { FulfilmentMessage } from './message';
 import { loadOrderWithEffects, moveOrder } from './orders';
 
@@ -44,9 +46,9 @@ const closeUnpaidOrder = async (
 ): Promise<ProcessOutcome> => {
   const from: OrderStatus[] = target === 'payment_failed' ? ['pending'] : ['pending', 'payment_failed', 'failed'];
   if (order.status !== target && !from.includes(order.status)) {
-    logFulfilment(order.status === 'pending' ? 'INFO' : 'WARN', 'payment event ignored: the order has moved on', {
-      orderId: order.id,
-      eventId: message.event_id,
+    (order.status === 'pending' ? logger.info : logger.warn)('payment event ignored: the order has moved on', {
+      order_id: order.id,
+      event_id: message.event_id,
       type: message.type,
       status: order.status,
     });
@@ -58,7 +60,7 @@ const closeUnpaidOrder = async (
   if (order.status !== target) {
     await moveOrder(deps, order.id, from, target, { failure_reason: target === 'payment_failed' ? 'payment_failed' : 'payment_cancelled' });
   }
-  logFulfilment('INFO', 'order closed unpaid; its stock holds are released', { orderId: order.id, status: target, units: (order.held_units ?? []).length });
+  logger.info('order closed unpaid; its stock holds are released', { order_id: order.id, status: target, units: (order.held_units ?? []).length });
   return target;
 };
 
@@ -69,7 +71,7 @@ const takePayment = async (deps: FulfilmentDeps, orderId: string, message: Fulfi
   let { order } = loaded;
   if (order.status === 'fulfilled') return 'already_fulfilled';
   if (order.status === 'review_required') {
-    logFulfilment('WARN', 'payment event ignored: the order awaits review', { orderId, eventId: message.event_id, reason: order.review_reason });
+    logger.warn('payment event ignored: the order awaits review', { order_id: orderId, event_id: message.event_id, reason: order.review_reason });
     return 'ignored';
   }
   if (order.status !== 'paid') {
@@ -77,12 +79,13 @@ const takePayment = async (deps: FulfilmentDeps, orderId: string, message: Fulfi
       order.status === 'cancelled' ? 'payment succeeded for an order whose payment was cancelled' : paymentMismatch(order, message);
     if (mismatch) {
       await moveOrder(deps, orderId, [order.status], 'review_required', { review_reason: mismatch });
-      logFulfilment('ERROR', 'payment does not match its order: flagged for review, nothing provisioned', {
-        orderId,
-        eventId: message.event_id,
-        paymentIntentId: message.payment_intent_id,
+      logger.error('payment does not match its order: flagged for review, nothing provisioned', {
+        order_id: orderId,
+        event_id: message.event_id,
+        payment_intent_id: message.payment_intent_id,
         reason: mismatch,
       });
+      recordMetric('OrdersFlaggedForReview');
       return 'review_required';
     }
     const paidAt = deps.now().toISOString();
@@ -93,9 +96,11 @@ const takePayment = async (deps: FulfilmentDeps, orderId: string, message: Fulfi
   }
   const outcome = await fulfilPaidOrder({ deps, order, effects: loaded.effects, token });
   if (outcome.status === 'review_required') {
-    logFulfilment('ERROR', 'paid order flagged for review', { orderId, reason: outcome.reason });
+    logger.error('paid order flagged for review', { order_id: orderId, reason: outcome.reason });
+    recordMetric('OrdersFlaggedForReview');
     return 'review_required';
   }
+  recordMetric('FulfilmentsCompleted');
   return 'fulfilled';
 };
 
@@ -112,9 +117,10 @@ export const processPaymentMessage = async (deps: FulfilmentDeps, message: Fulfi
   const orderId = message.order_id;
   const glance = await getOrder({ db: deps.db, tableName: deps.tableName }, orderId);
   if (!glance) {
-    logFulfilment('WARN', 'payment event for an unknown order ignored', { orderId, eventId: message.event_id, type: message.type });
+    logger.warn('payment event for an unknown order ignored', { order_id: orderId, event_id: message.event_id, type: message.type });
     return 'unknown_order';
   }
+  if (glance.correlation_id) appendLogKeys({ origin_correlation_id: glance.correlation_id });
   if (glance.status === 'fulfilled' && message.type === 'payment_intent.succeeded') return 'already_fulfilled';
 
   const token = await acquireOrderLease(deps, orderId);

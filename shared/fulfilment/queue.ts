@@ -1,5 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsConfig } from '../config/function-config';
+import { correlationAttributes } from '../observability/queue-correlation';
 import type { FulfilmentMessage } from './message';
 
 /** Puts payment events onto the fulfilment queue. */
@@ -10,8 +11,9 @@ export interface FulfilmentQueue {
 const clients = new Map<string, SQSClient>();
 
 /**
- * The fulfilment queue over SQS (SendMessage to FULFILMENT_QUEUE_URL). The client is built
- * once per container; locally it points at the SQS emulator.
+ * The fulfilment queue over SQS (SendMessage to FULFILMENT_QUEUE_URL), with the webhook
+ * request's correlation id as a message attribute. The client is built once per container;
+ * locally it points at the SQS emulator.
  */
 export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
   enqueue: async (message) => {
@@ -21,6 +23,8 @@ export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoi
       client = new SQSClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
       clients.set(cacheKey, client);
     }
-    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+    await client.send(
+      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: correlationAttributes() }),
+    );
   },
 });

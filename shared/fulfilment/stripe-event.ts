@@ -53,12 +53,12 @@ export const readPaymentEvent = (event: unknown): EventReading => {
     return {
       ignored: 'stripe event ignored: no usable id or type',
       level: 'WARN',
-      details: { eventId: loggable(event.id), type: loggable(event.type) },
+      details: { event_id: loggable(event.id), type: loggable(event.type) },
     };
   }
   const eventId = event.id;
   if (!(paymentEventTypes as readonly string[]).includes(event.type)) {
-    return { ignored: 'stripe event ignored', level: 'INFO', details: { eventId, type: loggable(event.type) } };
+    return { ignored: 'stripe event ignored', level: 'INFO', details: { event_id: eventId, type: loggable(event.type) } };
   }
   const type = event.type as PaymentEventType;
   const intent = isRecord(event.data) && isRecord(event.data.object) ? event.data.object : undefined;
@@ -67,14 +67,14 @@ export const readPaymentEvent = (event: unknown): EventReading => {
     return {
       ignored: 'payment event without a usable metadata.order_id ignored',
       level: 'WARN',
-      details: { eventId, type, orderId: loggable(orderId), paymentIntentId: loggable(intent?.id) },
+      details: { event_id: eventId, type, order_id: loggable(orderId), payment_intent_id: loggable(intent?.id) },
     };
   }
   if (!isStripeId(intent.id)) {
     return {
       ignored: 'payment event without a usable payment intent id ignored',
       level: 'WARN',
-      details: { eventId, type, orderId, paymentIntentId: loggable(intent.id) },
+      details: { event_id: eventId, type, order_id: orderId, payment_intent_id: loggable(intent.id) },
     };
   }
   const reported = type === 'payment_intent.succeeded' ? intent.amount_received : intent.amount;

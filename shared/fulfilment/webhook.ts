@@ -1,4 +1,6 @@
 import { ApiError } from '../http/api-error';
+import { appendLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
 import { parseFulfilmentMessage } from './message';
 import type { FulfilmentQueue } from './queue';
 import { verifyStripeSignature } from './stripe-signature';
@@ -32,13 +34,6 @@ export type { WebhookAnswer } from './webhook-schema';
 const invalidSignature = () =>
   new ApiError(400, 'invalid_signature', 'The Stripe-Signature header is missing or does not match the body.');
 
-const log = (level: 'INFO' | 'WARN' | 'ERROR', message: string, details: Record<string, unknown>) => {
-  const line = JSON.stringify({ level, message, ...details });
-  if (level === 'ERROR') console.error(line);
-  else if (level === 'WARN') console.warn(line);
-  else console.log(line);
-};
-
 /**
  * Receives one Stripe webhook delivery. The signature is verified on the raw bytes as the
  * Stripe SDK's constructEvent verifies it (./stripe-signature.ts: HMAC-SHA256 under
@@ -54,7 +49,7 @@ const log = (level: 'INFO' | 'WARN' | 'ERROR', message: string, details: Record<
 export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequest): Promise<WebhookAnswer> => {
   const secret = await deps.webhookSecret();
   if (!secret) {
-    log('ERROR', 'STRIPE_WEBHOOK_SECRET is not configured; Stripe events are refused', {});
+    logger.error('STRIPE_WEBHOOK_SECRET is not configured; Stripe events are refused');
     throw new ApiError(503, 'webhook_not_configured', 'The Stripe webhook is not configured in this environment.');
   }
   const verified = verifyStripeSignature({
@@ -70,13 +65,13 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
     event = JSON.parse(new TextDecoder('utf-8').decode(request.rawBody));
   } catch {
     // Signed by Stripe but not JSON: nothing to act on, and a retry would bring the same bytes.
-    log('WARN', 'stripe event ignored: the body is not JSON', { bytes: request.rawBody.length });
+    logger.warn('stripe event ignored: the body is not JSON', { bytes: request.rawBody.length });
     return { received: true };
   }
 
   const reading = readPaymentEvent(event);
   if (!('message' in reading)) {
-    log(reading.level, reading.ignored, reading.details);
+    (reading.level === 'INFO' ? logger.info : logger.warn)(reading.ignored, reading.details);
     return { received: true };
   }
   const { message } = reading;
@@ -84,6 +79,7 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
   // the consumer would refuse (and dead-letter after five receives).
   parseFulfilmentMessage(JSON.stringify(message));
   const { event_id: eventId, type, order_id: orderId, payment_intent_id: paymentIntentId } = message;
+  appendLogKeys({ order_id: orderId, event_id: eventId });
   const queue = deps.queue();
   if (!queue) {
     // 500: Stripe retries the delivery until the queue is configured.
@@ -92,6 +88,6 @@ export const receiveStripeEvent = async (deps: WebhookDeps, request: WebhookRequ
   // Only queued, nothing written: a failure here is a 500, and Stripe, without its 2xx,
   // delivers the event again.
   await queue.enqueue(message);
-  log('INFO', 'payment event queued for fulfilment', { eventId, type, orderId, paymentIntentId });
+  logger.info('payment event queued for fulfilment', { type, payment_intent_id: paymentIntentId });
   return { received: true };
 };

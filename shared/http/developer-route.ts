@@ -6,6 +6,7 @@ import type { TableKey } from '../db/batch-get';
 import type { TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import { consumeRateLimit, expectsAdmission, type RateLimitOutcome } from '../rate-limit/rate-limit';
+import { appendLogKeys } from '../observability/invocation';
 import { addResponseHeaders, type HttpMiddleware } from './envelope';
 import { httpRoute } from './route';
 
@@ -156,6 +157,8 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
       limit = await consumeRateLimit(resolved, countFor(caller));
     }
     addResponseHeaders(request, limit.headers);
+    // Who is calling, on every later log line of the request (ids, never the credentials).
+    appendLogKeys({ user_id: caller.userId, customer_id: caller.customerId });
     if (limit.rejection) throw limit.rejection;
     const settled = prepared ?? prepareFor(caller);
     admitted.set(event, { caller, prepared: () => settled });

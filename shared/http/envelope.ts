@@ -1,6 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, isApiError } from './api-error';
+import { logger } from '../observability/logger';
+import { noteAnswerCode } from '../observability/invocation';
 import { errorResponse, jsonHeaders } from './responses';
 
 /** The Middy request of an API Gateway (REST API, payload v1) route. */
@@ -26,14 +28,7 @@ const collectedHeaders = (request: HttpRequest): Record<string, string> =>
 /** Maps any thrown value to the ApiError it is answered with, logging unexpected ones. */
 export const toApiError = (error: unknown, requestId: string | undefined): ApiError => {
   if (isApiError(error)) return error;
-  console.error(
-    JSON.stringify({
-      level: 'ERROR',
-      message: 'unhandled error',
-      requestId,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-    }),
-  );
+  logger.error('unhandled error', { ...(requestId ? { function_request_id: requestId } : {}), error: error instanceof Error ? error : String(error) });
   return new ApiError(500, 'internal_error', 'An internal error occurred.');
 };
 
@@ -53,7 +48,9 @@ export const httpEnvelope = (): HttpMiddleware => ({
     };
   },
   onError: async (request) => {
-    const response = errorResponse(toApiError(request.error, request.context?.awsRequestId));
+    const apiError = toApiError(request.error, request.context?.awsRequestId);
+    noteAnswerCode(apiError.code);
+    const response = errorResponse(apiError);
     request.response = { ...response, headers: { ...collectedHeaders(request), ...response.headers } };
   },
 });

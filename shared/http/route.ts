@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { observeHttp } from '../observability/http-invocation';
 import { httpEnvelope, type HttpMiddleware } from './envelope';
 import { jsonBody } from './json-body';
 
@@ -18,11 +19,13 @@ export interface RouteOptions {
  * Wraps a route's function in the shared middleware chain: the JSON error envelope
  * outermost, then the route's guards, then JSON body parsing when the route takes JSON.
  * Every HTTP handler of the service is built with this (directly or through an area's
- * own wrapper), so no route repeats error handling.
+ * own wrapper), so no route repeats error handling. Around the chain, observeHttp
+ * (shared/observability/http-invocation.ts): the log context with the request id as
+ * correlation id, the `X-Request-Id` header on every answer, the request's metrics.
  */
 export const httpRoute = (options: RouteOptions, handler: RouteHandler) => {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(handler).use(httpEnvelope());
   for (const guard of options.guards ?? []) chain.use(guard);
   if (options.json) chain.use(jsonBody());
-  return chain;
+  return observeHttp(chain);
 };

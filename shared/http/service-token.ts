@@ -1,3 +1,4 @@
+import { logger } from '../observability/logger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getSecret } from '../config/secrets';
 import { ApiError } from './api-error';
@@ -32,7 +33,7 @@ export const serviceTokenGuard = (): HttpMiddleware => ({
     }
     const expected = await getSecret('STOREFRONT_SERVICE_TOKEN');
     if (expected === undefined) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'STOREFRONT_SERVICE_TOKEN is not configured' }));
+      logger.error('STOREFRONT_SERVICE_TOKEN is not configured');
     }
     if (expected === undefined || !tokensMatch(presented, expected)) {
       throw new ApiError(401, 'invalid_service_token', 'The service token is not valid.');

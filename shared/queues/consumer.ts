@@ -1,4 +1,8 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord, Context } from 'aws-lambda';
+import { logKeys, withInvocation, withLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
+import { recordLogKeys } from '../observability/queue-correlation';
 
 /** Processes one queue message; throwing makes that message (only) return to the queue. */
 export type RecordProcessor = (record: SQSRecord, context: Context) => Promise<void>;
@@ -7,28 +11,30 @@ export type RecordProcessor = (record: SQSRecord, context: Context) => Promise<v
  * Builds an SQS consumer handler that processes the records of a batch concurrently and
  * reports the failed ones as `batchItemFailures` (the event source mapping is configured with
  * ReportBatchItemFailures), so one bad message never makes the whole batch retry.
- * Each failure is logged as one JSON line with the message id.
+ * Each record runs in a log context of its own (shared/observability/): the correlation id
+ * its sender put in the message attributes, and its SQS message id, on every line of what
+ * the record's processing logs. Each failure is logged with them.
  */
 export const sqsConsumer =
   (consumerName: string, processRecord: RecordProcessor) =>
-  async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-    const results = await Promise.allSettled(event.Records.map((record) => processRecord(record, context)));
-    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-    results.forEach((result, index) => {
-      if (result.status === 'fulfilled') return;
-      const record = event.Records[index]!;
-      const reason = result.reason;
-      console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'queue message failed',
-          consumer: consumerName,
-          messageId: record.messageId,
-          receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 0),
-          error: reason instanceof Error ? reason.message : String(reason),
-        }),
+  (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    withInvocation(context, { consumer: consumerName }, async () => {
+      if (logKeys().cold_start === true) recordMetric('ColdStart', { function_name: context.functionName });
+      const results = await Promise.allSettled(
+        event.Records.map((record) => withLogKeys(recordLogKeys(record), () => processRecord(record, context))),
       );
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+      results.forEach((result, index) => {
+        if (result.status === 'fulfilled') return;
+        const record = event.Records[index]!;
+        const reason = result.reason;
+        withLogKeys(recordLogKeys(record), () =>
+          logger.error('queue message failed', {
+            receive_count: Number(record.attributes?.ApproximateReceiveCount ?? 0),
+            error: reason instanceof Error ? reason.message : String(reason),
+          }),
+        );
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      });
+      return { batchItemFailures };
     });
-    return { batchItemFailures };
-  };

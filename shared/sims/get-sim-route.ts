@@ -1,5 +1,6 @@
 import { developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
+import { appendLogKeys } from '../observability/invocation';
 import { key } from '../db/keys';
 import { simForScope, simIdFromPath, simItemOf } from './get-sim';
 
@@ -11,5 +12,8 @@ import { simForScope, simIdFromPath, simItemOf } from './get-sim';
 export const getSimRoute = (deps: DeveloperDeps) =>
   developerRoute<Record<string, unknown> | undefined>(
     { deps, item: (event) => key.sim(simIdFromPath(event.pathParameters)) },
-    async ({ caller, prepared }) => ok(200, simForScope(simItemOf(await prepared()), caller)),
+    async ({ event, caller, prepared }) => {
+      appendLogKeys({ sim_id: event.pathParameters?.sim });
+      return ok(200, simForScope(simItemOf(await prepared()), caller));
+    },
   );

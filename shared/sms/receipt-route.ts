@@ -1,3 +1,4 @@
+import { logger } from '../observability/logger';
 import { sqsReceiptQueue } from '../callbacks/receipt-queue';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
@@ -33,7 +34,7 @@ export const receiptRoute = (deps: ReceiptRouteDeps) =>
     const rawBody = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
     const secret = await deps.receiptSecret();
     if (!secret) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'SMS_RECEIPT_SECRET is not configured; receipts are refused' }));
+      logger.error('SMS_RECEIPT_SECRET is not configured; receipts are refused');
     }
     if (!isValidProviderSignature(rawBody, header(event, 'X-Provider-Signature'), secret)) {
       throw new ApiError(401, 'invalid_signature', 'The X-Provider-Signature header is missing or does not match the body.');

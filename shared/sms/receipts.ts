@@ -1,3 +1,6 @@
+import { appendLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../http/api-error';
 import type { ReceiptQueue } from '../callbacks/receipt-queue';
@@ -91,23 +94,19 @@ export type { ReceiptAnswer } from './sms-schema';
  */
 export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt): Promise<ReceiptAnswer> => {
   const receivedAt = isoWithOffset(deps.now());
+  appendLogKeys({ message_id: receipt.reference });
   const result = await applyReceipt(deps.table, receipt.reference, receipt.status, receivedAt, receipt.occurredAt);
   if (result.outcome === 'unknown_reference') {
-    console.warn(JSON.stringify({ level: 'WARN', message: 'sms receipt for an unknown message', reference: receipt.reference, status: receipt.status }));
+    logger.warn('sms receipt for an unknown message', { status: receipt.status });
+    recordMetric('Receipts', { status: receipt.status });
     return { reference: receipt.reference, status: null, outcome: 'unknown_reference' };
   }
   const message = result.message;
+  if (message.correlation_id) appendLogKeys({ origin_correlation_id: message.correlation_id });
   if (result.outcome === 'ignored') {
-    console.warn(
-      JSON.stringify({
-        level: 'WARN',
-        message: 'sms receipt ignored: the message is already in a terminal state',
-        reference: receipt.reference,
-        reported: receipt.status,
-        current: message.status,
-      }),
-    );
+    logger.warn('sms receipt ignored: the message is already in a terminal state', { reported: receipt.status, current: message.status });
   }
+  recordMetric('Receipts', { status: receipt.status });
   if (result.outcome === 'recorded' && message.callback_url) {
     const queued = {
       receipt: {
@@ -121,24 +120,17 @@ export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt)
       customer_id: message.sender_customer_id,
     };
     if (!deps.queue) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'CALLBACK_QUEUE_URL is not configured; receipt not forwarded', reference: receipt.reference }));
+      logger.error('CALLBACK_QUEUE_URL is not configured; receipt not forwarded');
     } else {
       try {
         await deps.queue.enqueue(queued);
       } catch (error) {
         // The transition is recorded; a provider retry would be a repeat and enqueue nothing, so
         // the receipt is logged in full for a manual replay.
-        console.error(
-          JSON.stringify({
-            level: 'ERROR',
-            message: 'receipt could not be queued for forwarding',
-            reference: receipt.reference,
-            queued,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
+        logger.error('receipt could not be queued for forwarding', { queued, error: error instanceof Error ? error.message : String(error) });
       }
     }
   }
+  logger.info('sms receipt recorded', { status: receipt.status, outcome: result.outcome, forwarded: result.outcome === 'recorded' && message.callback_url !== null });
   return { reference: receipt.reference, status: message.status, outcome: result.outcome };
 };

@@ -1,3 +1,6 @@
+import { appendLogKeys, correlationId } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 import { randomUUID } from 'node:crypto';
 import type { SimItem, SmsMessageItem } from '../db/items';
 import { key } from '../db/keys';
@@ -33,8 +36,10 @@ export interface SmsTarget {
 /** The 202 body of spec A3 ("SMS submission result"): the type of smsSubmissionSchema (./sms-schema.ts). */
 export type { SmsSubmissionResult } from './sms-schema';
 
-const logLine = (level: string, message: string, fields: Record<string, unknown>) =>
-  console[level === 'ERROR' ? 'error' : 'warn'](JSON.stringify({ level, message, ...fields }));
+/** Counts a submission refused at rules 7-9 (the SIM, the account, the provider) by its code. */
+const countRefusal = (error: unknown): void => {
+  if (error instanceof ApiError) recordMetric('SmsRefused', { code: error.code });
+};
 
 /**
  * Sends an SMS to a SIM in scope (spec A3), checking in this order: the body rules 2-5
@@ -50,6 +55,8 @@ export const sendSms = async (deps: SendSmsDeps, target: SmsTarget, body: unknow
   const request = await validateSubmission(body, deps.callbackPolicy);
   const sim = await target.sim();
   const messageId = request.messageId ?? randomUUID();
+  appendLogKeys({ message_id: messageId, sim_id: sim.id });
+  const correlation = correlationId();
   const reservationId = randomUUID();
   const now = deps.now();
   const item: SmsMessageItem = {
@@ -67,6 +74,7 @@ export const sendSms = async (deps: SendSmsDeps, target: SmsTarget, body: unknow
     callback_url: request.callbackUrl,
     submitted_at: isoWithOffset(now),
     received_at: null,
+    ...(correlation ? { correlation_id: correlation } : {}),
   };
   if (!(await reserveMessage(deps.table, item, Math.floor(now.getTime() / 1000)))) {
     throw new ApiError(409, 'duplicate_message_id', 'message_id has already been used.');
@@ -80,20 +88,26 @@ export const sendSms = async (deps: SendSmsDeps, target: SmsTarget, body: unknow
     }
     const provider = await deps.provider();
     if (!provider) {
-      logLine('ERROR', 'SMS provider not configured (SMS_PROVIDER_URL or SMS_PROVIDER_TOKEN missing)', { message_id: messageId });
+      logger.error('SMS provider not configured (SMS_PROVIDER_URL or SMS_PROVIDER_TOKEN missing)');
       throw new ApiError(503, 'sms_not_configured', 'SMS is not configured in this environment.');
     }
     ({ providerMessageId } = await provider.submit({ reference: messageId, to: sim.msisdn, text: request.message }));
   } catch (error) {
     await releaseReservation(deps.table, messageId, reservationId);
     if (error instanceof SmsProviderFailure) {
-      logLine('WARN', 'sms provider refused or unreachable', { message_id: messageId, kind: error.kind, error: error.message });
-      throw error.kind === 'error'
-        ? new ApiError(502, 'sms_provider_error', 'The SMS provider returned an error.')
-        : new ApiError(502, 'sms_provider_unreachable', 'The SMS provider could not be reached.');
+      logger.warn('sms provider refused or unreachable', { kind: error.kind, error: error.message });
+      const answer =
+        error.kind === 'error'
+          ? new ApiError(502, 'sms_provider_error', 'The SMS provider returned an error.')
+          : new ApiError(502, 'sms_provider_unreachable', 'The SMS provider could not be reached.');
+      countRefusal(answer);
+      throw answer;
     }
+    countRefusal(error);
     throw error;
   }
   await confirmSent(deps.table, messageId, reservationId, providerMessageId);
+  recordMetric('SmsSubmitted');
+  logger.info('sms submitted', { provider_message_id: providerMessageId });
   return { message_id: messageId, status: 'sent', iccid: sim.iccid, msisdn: sim.msisdn };
 };

@@ -15,6 +15,8 @@ import { parseDeliveryJob, queueClient, type DeliveryJob } from './delivery-queu
 import { retryDelaySeconds } from './retry-schedule';
 import { openSecret } from './secret-box';
 import { readSubscription } from './subscriptions';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 
 /** What the deliver-webhook consumer needs. */
 export interface DeliveryConsumerDeps extends DeliverySettings {
@@ -127,7 +129,7 @@ const deliverJob = async (deps: DeliveryConsumerDeps, job: DeliveryJob, record: 
   const subscription = await readSubscription(deps, job.customer_id, job.subscription_id, true);
   const log = { event_id: job.event.id, type: job.event.type, subscription_id: job.subscription_id, attempt };
   if (!subscription) {
-    console.log(JSON.stringify({ level: 'INFO', message: 'webhook subscription gone; event dropped', ...log }));
+    logger.info('webhook subscription gone; event dropped', log);
     return;
   }
   const keyMaterial = await deps.secretsKey();
@@ -149,11 +151,13 @@ const deliverJob = async (deps: DeliveryConsumerDeps, job: DeliveryJob, record: 
     nextAttemptAtMs: delay === undefined ? undefined : nowMs + delay * 1000,
   });
   if (outcome.delivered) {
-    console.log(JSON.stringify({ level: 'INFO', message: 'webhook delivered', ...log, httpStatus: outcome.httpStatus }));
+    recordMetric('WebhookDeliveries', { outcome: 'delivered' });
+    logger.info('webhook delivered', { ...log, http_status: outcome.httpStatus });
     await markHealthy(deps, subscription);
     return;
   }
-  console.warn(JSON.stringify({ level: 'WARN', message: 'webhook delivery failed', ...log, error: outcome.error, httpStatus: outcome.httpStatus, last }));
+  recordMetric('WebhookDeliveries', { outcome: 'failed' });
+  logger.warn('webhook delivery failed', { ...log, error: outcome.error, http_status: outcome.httpStatus, last });
   if (last) {
     await countFailedEvent(deps, subscription, new Date(nowMs).toISOString());
     // Seen again at once, past maxReceiveCount: SQS moves it to the dead-letter queue.

@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsConfig } from '../config/function-config';
 import { isEventType, type LifecycleEvent } from './event-types';
+import { correlationAttributes } from '../observability/queue-correlation';
 
 /** One delivery job: one event for one subscription (the body is signed and posted as is). */
 export interface DeliveryJob {
@@ -39,7 +40,7 @@ export const sqsDeliveryQueue = (client: SQSClient, queueUrl: string): DeliveryQ
       const result = await client.send(
         new SendMessageBatchCommand({
           QueueUrl: queueUrl,
-          Entries: batch.map((job, index) => ({ Id: String(index), MessageBody: JSON.stringify(job) })),
+          Entries: batch.map((job, index) => ({ Id: String(index), MessageBody: JSON.stringify(job), MessageAttributes: correlationAttributes() })),
         }),
       );
       if (result.Failed?.length) throw new Error(`${result.Failed.length} delivery jobs were not queued: ${result.Failed[0]!.Message ?? result.Failed[0]!.Code}`);

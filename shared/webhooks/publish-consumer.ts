@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import type { CustomerItem, WebhookSubscriptionItem } from '../db/items';
@@ -7,6 +7,9 @@ import { key } from '../db/keys';
 import { queueClient, sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
 import { eventFor, lifecycleChanges, type LifecycleChange } from './stream-changes';
 import { listSubscriptions } from './subscriptions';
+import { logKeys, withInvocation, withLogKeys } from '../observability/invocation';
+import { logger } from '../observability/logger';
+import { recordMetric } from '../observability/metrics';
 
 /** What the stream consumer needs: the table (subscriptions, customers) and the delivery queue. */
 export interface PublishDeps {
@@ -61,39 +64,56 @@ const jobsFor = async (
  */
 export const publishLifecycleEvents =
   (deps: PublishDeps) =>
-  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const cache = new Map<string, Promise<WebhookSubscriptionItem[]>>();
-    const subscriptionsOf = (customerId: string) => {
-      let found = cache.get(customerId);
-      if (!found) {
-        found = listSubscriptions(deps, customerId);
-        cache.set(customerId, found);
+  (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> =>
+    withInvocation(context, { consumer: 'publish-lifecycle-events' }, async () => {
+      if (logKeys().cold_start === true) recordMetric('ColdStart', { function_name: context.functionName });
+      const subscriptionsOf = cachedSubscriptions(deps);
+      for (const record of event.Records) {
+        // A record's stream event id is its correlation id: on every line about it, and in the
+        // message attributes of the delivery jobs it queues (so in the deliveries' lines too).
+        const keys = { correlation_id: record.eventID, stream_sequence_number: record.dynamodb?.SequenceNumber };
+        const published = await withLogKeys(keys, () => publishRecord(deps, record, subscriptionsOf));
+        if (!published) return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
       }
-      return found;
-    };
-    for (const record of event.Records) {
-      try {
-        const changes = lifecycleChanges(record);
-        if (changes.length === 0) continue;
-        const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
-        if (jobs.length > 0) await deps.queue.enqueue(jobs);
-        for (const change of changes) {
-          console.log(
-            JSON.stringify({ level: 'INFO', message: 'lifecycle event', event_id: change.id, type: change.type, customer_id: change.customerId, jobs: jobs.filter((job) => job.event.id === change.id).length }),
-          );
-        }
-      } catch (error) {
-        console.error(
-          JSON.stringify({
-            level: 'ERROR',
-            message: 'lifecycle event publishing failed',
-            eventID: record.eventID,
-            sequenceNumber: record.dynamodb?.SequenceNumber,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
-        return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
-      }
+      return { batchItemFailures: [] };
+    });
+
+/** The subscriptions of a customer, read once per batch. */
+const cachedSubscriptions = (deps: PublishDeps) => {
+  const cache = new Map<string, Promise<WebhookSubscriptionItem[]>>();
+  return (customerId: string): Promise<WebhookSubscriptionItem[]> => {
+    let found = cache.get(customerId);
+    if (!found) {
+      found = listSubscriptions(deps, customerId);
+      cache.set(customerId, found);
     }
-    return { batchItemFailures: [] };
+    return found;
   };
+};
+
+/** Queues the delivery jobs of one stream record's events; false (logged) when that failed. */
+const publishRecord = async (
+  deps: PublishDeps,
+  record: DynamoDBRecord,
+  subscriptionsOf: (customerId: string) => Promise<WebhookSubscriptionItem[]>,
+): Promise<boolean> => {
+  try {
+    const changes = lifecycleChanges(record);
+    if (changes.length === 0) return true;
+    const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
+    if (jobs.length > 0) await deps.queue.enqueue(jobs);
+    for (const change of changes) {
+      recordMetric('LifecycleEvents', { type: change.type });
+      logger.info('lifecycle event', {
+        event_id: change.id,
+        type: change.type,
+        customer_id: change.customerId,
+        jobs: jobs.filter((job) => job.event.id === change.id).length,
+      });
+    }
+    return true;
+  } catch (error) {
+    logger.error('lifecycle event publishing failed', { error: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
+};

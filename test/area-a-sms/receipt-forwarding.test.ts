@@ -1,5 +1,6 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogLines, type LogCapture } from '../support/log-lines';
 import type { LocalRuntime } from '../../local/runtime';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
 import { testSqsClient } from '../support/resources';
@@ -12,7 +13,7 @@ const masterSecret = 'test-master-secret';
 let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
-let warn: MockInstance<typeof console.warn>;
+let capture: LogCapture | undefined;
 const acme = callerPool('acme');
 let counter = 0;
 const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
@@ -41,23 +42,33 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  warn?.mockRestore();
+  capture?.restore();
 });
 
 const spyOnWarnings = () => {
-  warn = vi.spyOn(console, 'warn');
+  capture = captureLogLines();
 };
 
+/** The forward-receipt consumer's failure lines of one message (test/support/log-lines.ts). */
 const forwardFailures = (messageId: string): unknown[] =>
-  warn.mock.calls
-    .map(([line]) => {
-      try {
-        return JSON.parse(String(line)) as { message?: string; message_id?: string };
-      } catch {
-        return {};
-      }
-    })
-    .filter((line) => line.message === 'receipt forward failed' && line.message_id === messageId);
+  (capture?.lines() ?? []).filter((line) => line.message === 'receipt forward failed' && line.message_id === messageId);
+
+/**
+ * What every line of the consumer carries besides its own fields: the invocation's keys, the
+ * receipt request's correlation id (from the message attributes) and the send-sms request's
+ * as origin (stored with the message).
+ */
+const consumerKeys = {
+  timestamp: expect.any(String),
+  service: 'sim-checkout-service',
+  function_name: 'forward-receipt',
+  function_request_id: expect.any(String),
+  cold_start: expect.any(Boolean),
+  consumer: 'forward-receipt',
+  correlation_id: expect.any(String),
+  origin_correlation_id: expect.any(String),
+  sqs_message_id: expect.any(String),
+};
 
 const queueDepth = async (url: string): Promise<number> => {
   const client = testSqsClient();
@@ -174,12 +185,13 @@ describe('failed forwards: one log line, no retry', () => {
       {
         level: 'WARN',
         message: 'receipt forward failed',
+        ...consumerKeys,
         message_id: messageId,
         status: 'delivered',
         callback_host: `localhost:${receiver.port}`,
         reason: 'redirect_not_followed',
         detail: `answered 302 to https://127.0.0.1:${receiver.port}/ok/redirected; redirects are not followed`,
-        httpStatus: 302,
+        http_status: 302,
       },
     ]);
     expect(receiver.requestsTo(path)).toHaveLength(1);
@@ -197,12 +209,13 @@ describe('failed forwards: one log line, no retry', () => {
       {
         level: 'WARN',
         message: 'receipt forward failed',
+        ...consumerKeys,
         message_id: messageId,
         status: 'delivered',
         callback_host: `localhost:${receiver.port}`,
         reason: 'http_error',
         detail: 'answered 500',
-        httpStatus: 500,
+        http_status: 500,
       },
     ]);
     expect(receiver.requestsTo(path)).toHaveLength(1);
@@ -219,6 +232,7 @@ describe('failed forwards: one log line, no retry', () => {
       {
         level: 'WARN',
         message: 'receipt forward failed',
+        ...consumerKeys,
         message_id: messageId,
         status: 'delivered',
         callback_host: `localhost:${receiver.port}`,

@@ -1,6 +1,7 @@
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureLogLines, logEntries, metricLines } from '../support/log-lines';
 import type { LocalRuntime } from '../../local/runtime';
 import { key } from '../../shared/db/keys';
 import { EmailNotSentError, type Mailer } from '../../shared/adapters/email/mailer';
@@ -160,7 +161,7 @@ describe('a worker that dies after claiming a message, before recording it', () 
   };
 
   it('with an adapter that cannot tell (SES), does not send it again (at most once): recorded unknown and logged with the order id', async () => {
-    const errors = vi.spyOn(console, 'error');
+    const capture = captureLogLines();
     const order = await placeOrder(runtime, stripe, 'esim', buyers.esim('unknown@crash.example'));
     await expect(
       processPaymentMessage(depsWith({ ...crashAt('receipt_email', 'afterSend'), mailer: blindMailer }), success(order)),
@@ -168,20 +169,24 @@ describe('a worker that dies after claiming a message, before recording it', () 
     expect(await processPaymentMessage(depsWith({ mailer: blindMailer }), success(order))).toBe('fulfilled');
     const result = await tally('esim', order, 'unknown@crash.example');
     expect(result).toEqual({ ...expected.esim, effects: { ...expected.esim.effects, receipt_email: 'unknown' } });
-    const logged = errors.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('outcome unknown'));
-    expect(logged.map((line) => JSON.parse(line))).toEqual([
+    capture.restore();
+    const lines = capture.lines();
+    expect(logEntries(lines).filter((line) => String(line.message).includes('outcome unknown'))).toEqual([
       {
         level: 'ERROR',
         message: 'fulfilment message outcome unknown: not sent again',
-        orderId: order.orderId,
+        timestamp: expect.any(String),
+        service: 'sim-checkout-service',
+        order_id: order.orderId,
         effect: 'receipt_email',
-        claimedAt: expect.any(String),
+        claimed_at: expect.any(String),
       },
     ]);
+    expect(metricLines(lines).filter((line) => 'EffectsUnknown' in line)).toHaveLength(1);
   });
 
   it('with the local outbox, which can tell: a message that was sent is recorded done and not sent again', async () => {
-    const logs = vi.spyOn(console, 'log');
+    const capture = captureLogLines();
     const order = await placeOrder(runtime, stripe, 'esim', buyers.esim('found@crash.example'));
     await expect(processPaymentMessage(depsWith(crashAt('receipt_email', 'afterSend')), success(order))).rejects.toThrow(
       'simulated crash after receipt_email',
@@ -190,9 +195,17 @@ describe('a worker that dies after claiming a message, before recording it', () 
     expect(await tally('esim', order, 'found@crash.example')).toEqual(expected.esim);
     const receipt = (await readEffects(db, runtime.tableName, order.orderId)).receipt_email!;
     expect(receipt.detail).toMatchObject({ id: expect.stringContaining(`${order.orderId}.receipt_email-`), settled: 'sent by a worker that stopped before recording it' });
-    const settled = logs.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('found sent'));
-    expect(settled.map((line) => JSON.parse(line))).toEqual([
-      { level: 'INFO', message: 'fulfilment message found sent: recorded', orderId: order.orderId, effect: 'receipt_email', claimedAt: expect.any(String) },
+    capture.restore();
+    expect(logEntries(capture.lines()).filter((line) => String(line.message).includes('found sent'))).toEqual([
+      {
+        level: 'INFO',
+        message: 'fulfilment message found sent: recorded',
+        timestamp: expect.any(String),
+        service: 'sim-checkout-service',
+        order_id: order.orderId,
+        effect: 'receipt_email',
+        claimed_at: expect.any(String),
+      },
     ]);
   });
 
@@ -277,7 +290,7 @@ describe('the order lease', () => {
 
 describe('a message that keeps failing', () => {
   it('lands in the dead-letter queue after the receive count, logged with its order id at every failure', async () => {
-    const errors = vi.spyOn(console, 'error');
+    const capture = captureLogLines();
     const orderId = '00000000-0000-4000-8000-00000000dead';
     // A corrupt order (its lines are not a list) makes every attempt fail the same way.
     await db.send(
@@ -303,18 +316,23 @@ describe('a message that keeps failing', () => {
     }, 20_000);
     expect(JSON.parse(dead.Body!)).toEqual(message);
 
-    const failures = errors.mock.calls
-      .map((call) => String(call[0]))
-      .filter((line) => line.includes('"fulfilment failed"'))
-      .map((line) => JSON.parse(line));
+    capture.restore();
+    const failures = logEntries(capture.lines()).filter((line) => line.message === 'fulfilment failed');
     expect(failures).toHaveLength(5);
-    expect(failures.map((failure) => [failure.orderId, failure.eventId, failure.receiveCount, failure.next])).toEqual([
+    expect(failures.map((failure) => [failure.order_id, failure.event_id, failure.receive_count, failure.next])).toEqual([
       [orderId, 'evt_corrupt', 1, 'retry'],
       [orderId, 'evt_corrupt', 2, 'retry'],
       [orderId, 'evt_corrupt', 3, 'retry'],
       [orderId, 'evt_corrupt', 4, 'retry'],
       [orderId, 'evt_corrupt', 5, 'dead-letter queue'],
     ]);
-    expect(failures[0]).toMatchObject({ level: 'ERROR', maxReceiveCount: 5, messageId: dead.MessageId });
+    // Sent by hand without a correlation_id attribute: the SQS message id stands in for it.
+    expect(failures[0]).toMatchObject({
+      level: 'ERROR',
+      max_receive_count: 5,
+      function_name: 'fulfil-order',
+      sqs_message_id: dead.MessageId,
+      correlation_id: dead.MessageId,
+    });
   });
 });

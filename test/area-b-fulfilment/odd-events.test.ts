@@ -1,5 +1,6 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logEntries, logLinesOf } from '../support/log-lines';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
 import type { StripeStandIn } from '../support/shop-runtime';
@@ -56,24 +57,8 @@ const oddEvent = (order: PlacedOrder, change: (event: Record<string, any>) => vo
 
 const deliver = (payload: string) => postToWebhook(runtime.baseUrl, payload, signature(payload));
 
-/** The JSON log lines (console.log/warn/error) written while `action` ran. */
-const logsOf = async (action: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> => {
-  const spies = (['log', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method));
-  try {
-    await action();
-    return spies.flatMap((spy) =>
-      spy.mock.calls.flatMap((call) => {
-        try {
-          return [JSON.parse(String(call[0])) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      }),
-    );
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-};
+/** The JSON log lines written while `action` ran (test/support/log-lines.ts). */
+const logsOf = async (action: () => Promise<unknown>) => logEntries(await logLinesOf(action));
 
 const webhookLines = (lines: Array<Record<string, unknown>>) =>
   lines.filter((line) => typeof line.message === 'string' && /stripe event|payment event|unhandled error/.test(line.message));
@@ -148,7 +133,18 @@ describe('signed events the service cannot act on', () => {
     });
     expect(answer).toEqual(received);
     expect(webhookLines(lines)).toEqual([
-      { level: 'INFO', message: 'stripe event ignored', eventId: expect.stringMatching(/^evt_/), type: `charge.${'z'.repeat(193)}…` },
+      {
+        level: 'INFO',
+        message: 'stripe event ignored',
+        timestamp: expect.any(String),
+        service: 'sim-checkout-service',
+        function_name: 'stripe-webhook',
+        function_request_id: expect.any(String),
+        cold_start: expect.any(Boolean),
+        correlation_id: expect.any(String),
+        event_id: expect.stringMatching(/^evt_/),
+        type: `charge.${'z'.repeat(193)}…`,
+      },
     ]);
   });
 });

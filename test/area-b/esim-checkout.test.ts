@@ -243,6 +243,8 @@ describe('B1 VAT and the payment intent', () => {
       vat_country: 'GB',
       customer_email: 'Traveller@Gmail.com',
       customer_email_lower: 'traveller@gmail.com',
+      // The checkout request's id (its X-Request-Id), which fulfilment's logs name as origin_correlation_id.
+      correlation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       customer_country: 'GB',
       customer_name: 'Tess',
       customer_phone: '+447700900999',

@@ -191,6 +191,8 @@ describe('B3 catalog and payment', () => {
       vat_country: 'FR',
       customer_email: 'ada@fleet.example',
       customer_email_lower: 'ada@fleet.example',
+      // The checkout request's id (its X-Request-Id), which fulfilment's logs name as origin_correlation_id.
+      correlation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       customer_country: 'FR',
       customer_first_name: 'Ada',
       customer_last_name: 'Lovelace',

@@ -256,7 +256,10 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     const { json, stack } = synthesised;
     const [topicId] = idsOfType(json, 'AWS::SNS::Topic');
     expect(json.Resources[topicId!]!.Properties!.DisplayName).toBe('Operations alarms');
-    const alarms = idsOfType(json, 'AWS::CloudWatch::Alarm').map((id) => json.Resources[id]!.Properties!);
+    const alarms = idsOfType(json, 'AWS::CloudWatch::Alarm')
+      .map((id) => json.Resources[id]!.Properties!)
+      .filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible');
+    // One per dead-letter queue and one per stream consumer's failure queue; the other alarms: test/infra/operations.test.ts.
     expect(alarms).toHaveLength(queueDefinitions.length + streamConsumers.length);
     for (const definition of queueDefinitions) {
       const deadLetterId = logicalId(synthesised, stack.workQueues.get(definition.name)!.deadLetterQueue);
@@ -284,6 +287,8 @@ describe('the service stack over a route table with every kind of row (dev)', ()
       const body = JSON.parse(response.ResponseTemplates['application/json']);
       expect(Object.keys(body), response.ResponseType).toEqual(['detail', 'code']);
       expect(response.ResponseParameters['gatewayresponse.header.Content-Type'], response.ResponseType).toBe("'application/json'");
+      // The request id, mapped (not a quoted literal), as every function answer carries it.
+      expect(response.ResponseParameters['gatewayresponse.header.X-Request-Id'], response.ResponseType).toBe('context.requestId');
     }
     const answer = (type: string) => {
       const response = responses.find((candidate) => candidate.ResponseType === type)!;
@@ -443,7 +448,13 @@ describe('the service stack over a route table with every kind of row (dev)', ()
       logicalId(synthesised, stack.notifications.topic),
     ]);
     const [apiId] = idsOfType(json, 'AWS::ApiGateway::RestApi');
-    const literals = new Map([['SMS_PROVIDER_URL', smsProviderUrl]]);
+    const literals = new Map([
+      ['SMS_PROVIDER_URL', smsProviderUrl],
+      // Logging and metrics (docs/operations.md): the only other literals.
+      ['LOG_LEVEL', 'INFO'],
+      ['POWERTOOLS_SERVICE_NAME', 'sim-checkout-service-dev'],
+      ['POWERTOOLS_METRICS_NAMESPACE', 'SimCheckoutService'],
+    ]);
     for (const fn of functionsOf(synthesised)) {
       for (const [name, value] of Object.entries(environmentOf(json, fn.id))) {
         expect(secretNames, `${fn.name} ${name}`).not.toContain(name as SecretName);
@@ -501,6 +512,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
         'ApiUrl',
         'TableName',
         'AlarmTopicArn',
+        'DashboardName',
         'NotificationTopicArn',
         ...queueDefinitions.flatMap((definition) => [
           `${pascal(definition.name)}QueueUrl`,

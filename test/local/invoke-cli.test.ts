@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { repositoryRoot } from '../../local/handler-loader';
+
+/** The request id of a fixture's event: every answer carries it as X-Request-Id. */
+const requestIdOf = (file: string): string =>
+  (JSON.parse(readFileSync(join(repositoryRoot, file), 'utf8')) as { requestContext: { requestId: string } }).requestContext.requestId;
 
 const invoke = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
@@ -18,7 +24,7 @@ describe('npm run invoke', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       statusCode: 404,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestIdOf('events/default-fallback.json') },
       body: JSON.stringify({ detail: 'Not found.', code: 'not_found' }),
     });
   }, 120_000);
@@ -28,7 +34,7 @@ describe('npm run invoke', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(JSON.parse(fresh.stdout)).toEqual({
       statusCode: 200,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestIdOf('events/stripe-webhook.json') },
       body: JSON.stringify({ received: true }),
     });
     expect(fresh.stderr).toContain("Stripe-Signature made again with the runtime's STRIPE_WEBHOOK_SECRET");
@@ -36,7 +42,7 @@ describe('npm run invoke', () => {
     expect(kept.code, kept.stderr).toBe(0);
     expect(JSON.parse(kept.stdout)).toEqual({
       statusCode: 400,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestIdOf('events/stripe-webhook.json') },
       body: JSON.stringify({ detail: 'The Stripe-Signature header is missing or does not match the body.', code: 'invalid_signature' }),
     });
   }, 180_000);

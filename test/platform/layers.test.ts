@@ -49,10 +49,19 @@ describe('layers', () => {
     expect(edges.filter(([, to]) => !runtimeFolders.some((folder) => to.startsWith(folder)))).toEqual([]);
   });
 
-  it('an adapter (shared/adapters/) imports other adapters and configuration only, never the domain', () => {
+  it('an adapter (shared/adapters/) imports other adapters, configuration and the logger only, never the domain', () => {
     const edges = importEdges('shared/adapters');
     expect(edges).toContainEqual(['shared/adapters/sms-provider/provider.ts', 'shared/adapters/https/outbound-post.ts']);
-    expect(edges.filter(([, to]) => !['shared/adapters/', 'shared/config/'].some((folder) => to.startsWith(folder)))).toEqual([]);
+    expect(edges).toContainEqual(['shared/adapters/https/trusted-ca.ts', 'shared/observability/logger.ts']);
+    expect(
+      edges.filter(([, to]) => !['shared/adapters/', 'shared/config/', 'shared/observability/'].some((folder) => to.startsWith(folder))),
+    ).toEqual([]);
+  });
+
+  it('the logger and metrics (shared/observability/) import nothing of the service but each other', () => {
+    const edges = importEdges('shared/observability');
+    expect(edges).toContainEqual(['shared/observability/metrics.ts', 'shared/observability/logger.ts']);
+    expect(edges.filter(([, to]) => !to.startsWith('shared/observability/'))).toEqual([]);
   });
 
   it('local/ reaches into infra/ only for the stack bundling settings', () => {

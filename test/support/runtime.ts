@@ -8,6 +8,8 @@ export interface TestRuntimeOptions {
   seed?: unknown;
   /** Extra environment for the handlers (e.g. STRIPE_SECRET_KEY, STRIPE_API_BASE, SMS_PROVIDER_URL). */
   env?: Record<string, string>;
+  /** Write the gateway's and the pollers' lines too (default: quiet). */
+  quiet?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     seed: options.seed,
     env: options.env,
     retryDelaySeconds: 0,
-    quiet: true,
+    quiet: options.quiet ?? true,
     bundled: inject('bundles'),
     // Every answer is checked against docs/openapi.json (./contract.ts, ./contract-setup.ts).
     onAnswer: recordAnswer,

@@ -1,3 +1,4 @@
+import { logger } from '../../observability/logger';
 import { readFileSync, statSync } from 'node:fs';
 import tls from 'node:tls';
 
@@ -20,14 +21,7 @@ export const trustedCa = (path: string | undefined): string[] | undefined => {
     }
     return cached.ca;
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: 'ERROR',
-        message: 'NODE_EXTRA_CA_CERTS could not be read',
-        path,
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+    logger.error('NODE_EXTRA_CA_CERTS could not be read', { path, error: error instanceof Error ? error.message : String(error) });
     return undefined;
   }
 };

@@ -14,6 +14,9 @@ const relevant = /^(content-type|allow|retry-after|x-ratelimit-.*)$/;
 /**
  * Sends one request with node:http, header names exactly as given (so their spelling can be
  * tested), and returns status, the relevant headers (lower-case names) and the JSON body.
+ * Every answer must carry `X-Request-Id`, the request's id (the gateway's x-amzn-RequestId,
+ * which is the event's requestContext.requestId): the call fails otherwise, so every test
+ * of the suite checks it.
  */
 export const send = (
   baseUrl: string,
@@ -28,6 +31,11 @@ export const send = (
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const rawBody = Buffer.concat(chunks).toString('utf8');
+        const requestId = res.headers['x-request-id'];
+        if (typeof requestId !== 'string' || requestId === '' || requestId !== res.headers['x-amzn-requestid']) {
+          reject(new Error(`X-Request-Id ${String(requestId)} is not the request's id ${String(res.headers['x-amzn-requestid'])}`));
+          return;
+        }
         const headers = Object.fromEntries(
           Object.entries(res.headers)
             .filter(([name]) => relevant.test(name))

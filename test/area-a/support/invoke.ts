@@ -45,7 +45,8 @@ export interface InvokeResult {
 
 /**
  * Invokes the handler that the route table chooses for `method path?query`, with the event
- * API Gateway would send (built by the local gateway's own event builder).
+ * API Gateway would send (built by the local gateway's own event builder). Fails unless the
+ * answer carries the event's request id as `X-Request-Id`, which the returned headers leave out.
  */
 export const invoke = async (
   handlers: Record<string, Handler>,
@@ -71,9 +72,15 @@ export const invoke = async (
     },
   );
   const result = await handler(event, lambdaContext({ name: found.route.name }));
+  // Every answer carries the request id as X-Request-Id; checked here for every test, then
+  // left out of the headers the tests compare.
+  const { 'X-Request-Id': requestId, ...headers } = result.headers ?? {};
+  if (requestId !== event.requestContext.requestId) {
+    throw new Error(`X-Request-Id ${String(requestId)} is not the request's id ${event.requestContext.requestId}`);
+  }
   return {
     status: result.statusCode,
-    headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)])),
+    headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)])),
     body: JSON.parse(result.body),
     rawBody: result.body,
   };
