@@ -8,6 +8,7 @@ import { projectRoot } from '../../infra/service-stack';
 import { metricNames } from '../../shared/observability/metrics';
 import { allRoutes } from '../../shared/topology/routes';
 import { queueDefinitions } from '../../shared/topology/queues';
+import { streamConsumers } from '../../shared/topology/streams';
 import { synthesise, type Synthesised } from './synth';
 import { allActions, environmentOf, idsOfType, referencedIds } from './template-queries';
 
@@ -18,6 +19,7 @@ const idOf = (synthesised: Synthesised, construct: { node: { defaultChild?: unkn
 const functionsOf = (synthesised: Synthesised) => [
   ...allRoutes().map((route) => ({ name: route.name, fn: synthesised.stack.routeFunctions.get(route.name)! })),
   ...queueDefinitions.map((queue) => ({ name: queue.consumer.name, fn: synthesised.stack.consumerFunctions.get(queue.name)! })),
+  ...streamConsumers.map((stream) => ({ name: stream.name, fn: synthesised.stack.streamConsumers.get(stream.name)!.consumer })),
 ].map(({ name, fn }) => ({ name, id: idOf(synthesised, fn.function), roleId: idOf(synthesised, fn.role) }));
 
 /** The alarms of the template, with the runbook anchor their description ends with. */
@@ -40,7 +42,7 @@ describe('operations in the stack: tracing, alarms to the operations topic, the 
   it('traces every function actively with X-Ray, and the API stage', () => {
     const { json } = synthesised;
     const functions = functionsOf(synthesised);
-    expect(functions).toHaveLength(allRoutes().length + queueDefinitions.length);
+    expect(functions).toHaveLength(allRoutes().length + queueDefinitions.length + streamConsumers.length);
     for (const fn of functions) {
       expect(json.Resources[fn.id]!.Properties!.TracingConfig, fn.name).toEqual({ Mode: 'Active' });
       expect(allActions(json, fn.roleId), fn.name).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
@@ -77,6 +79,7 @@ describe('operations in the stack: tracing, alarms to the operations topic, the 
       'table-throttles',
       'table-system-errors',
       ...queueDefinitions.flatMap((queue) => [`${queue.name}-dlq-not-empty`, `${queue.name}-oldest-message`]),
+      ...streamConsumers.map((stream) => `${stream.name}-failures-not-empty`),
       'order-flagged-for-review',
       'effect-outcome-unknown',
       'callback-failure-rate',
