@@ -61,7 +61,11 @@ export const WebhookSubscription = v.strictObject({
 /** The answer of create and rotate-secret: the subscription with its (new) signing secret, shown only here. */
 export const WebhookSubscriptionWithSecret = v.strictObject({
   ...WebhookSubscription.entries,
-  secret: v.pipe(v.string(), v.startsWith('whsec_'), v.description('Standard Webhooks signing secret; shown only in this answer')),
+  secret: v.pipe(
+    v.string(),
+    v.regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    v.description('Standard Webhooks signing secret: whsec_ and the base64 of 32 random bytes. Shown only in this answer: keep it to verify the webhook-signature of the deliveries.'),
+  ),
 });
 
 /** GET /developer/api/webhooks/: the key's customer's subscriptions, oldest first. */
