@@ -13,11 +13,29 @@ import {
   smsSubmissionSchema,
 } from '../../shared/sms/sms-schema';
 import { routes, type RouteDefinition } from '../../shared/topology/routes';
+import {
+  IdentityRotatedData,
+  IdentityRotatedEvent,
+  IdentityVerifiedData,
+  IdentityVerifiedEvent,
+  LineActivatedEvent,
+  LineSuspendedEvent,
+  UsageUpdatedData,
+  UsageUpdatedEvent,
+} from '../../shared/webhooks/event-schemas';
+import {
+  CreateWebhookRequest,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookSubscription,
+  WebhookSubscriptionList,
+  WebhookSubscriptionWithSecret,
+} from '../../shared/webhooks/schemas';
 import { bodyCode, errorCodes, type ErrorCode, type ErrorCodeName } from './error-codes';
 import { allowHeader, commonResponseHeaders, rateLimitHeaders, retryAfterHeader, type HeaderObject } from './headers';
 import { componentRef, componentSchemas, jsonSchemaOf } from './json-schema';
 import { operations, tags, type OperationSpec, type ParameterSpec } from './operations';
-import { deliveryReceiptWebhook } from './webhooks';
+import { deliveryReceiptWebhook, lifecycleEventWebhooks } from './webhooks';
 
 /**
  * Builds docs/openapi.json (OpenAPI 3.1) from the code: the route table gives every path and
@@ -46,6 +64,20 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   ProviderReceiptAnswer: receiptAnswerSchema,
   StripeEvent: stripeEventSchema,
   StripeWebhookAnswer: webhookAnswerSchema,
+  CreateWebhookRequest,
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+  WebhookSubscriptionList,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  LineActivatedEvent,
+  LineSuspendedEvent,
+  UsageUpdatedEvent,
+  UsageUpdatedData,
+  IdentityRotatedEvent,
+  IdentityRotatedData,
+  IdentityVerifiedEvent,
+  IdentityVerifiedData,
 };
 
 /** Which authentication and shared answers an operation gets. */
@@ -228,6 +260,8 @@ export const buildOpenApiDocument = (version: string) => {
         '',
         'Area A (`/developer/api/`) needs two credentials on every request: a personal bearer token and a customer-group API key. Every Area A answer after authentication carries the six `X-RateLimit-*` headers; a 429 carries `Retry-After`.',
         '',
+        'Area A also manages webhook subscriptions (`/developer/api/webhooks/`) to five lifecycle events, delivered signed the Standard Webhooks way: the webhooks `line.activated`, `line.suspended`, `usage.updated`, `identity.rotated`, `identity.verified` (and `deliveryReceipt`, posted to an SMS\'s callback_url).',
+        '',
         'Area B (`/api/v1/`) needs the storefront service token. Checkouts take an optional `Idempotency-Key`.',
         '',
         'Every error is `{"detail": "...", "code": "..."}` with Content-Type application/json; the codes of each status are listed as an enum with an example each.',
@@ -248,7 +282,7 @@ export const buildOpenApiDocument = (version: string) => {
     ],
     tags: tags.map((tag) => ({ ...tag })),
     paths,
-    webhooks: { deliveryReceipt: deliveryReceiptWebhook },
+    webhooks: { deliveryReceipt: deliveryReceiptWebhook, ...lifecycleEventWebhooks },
     components: {
       securitySchemes: {
         developerBearer: {

@@ -2,7 +2,8 @@
  * Every error `code` docs/openapi.json names, once, with its status and an example answer.
  * The operations (./operations.ts) list the codes they can answer by name; the document shows
  * them as an enum per status, each with this example. The spec's codes (SPEC.md "Errors"),
- * the service's own codes (docs/area-a.md, docs/area-b.md, docs/sms.md, docs/fulfilment.md)
+ * the service's own codes (docs/area-a.md, docs/area-b.md, docs/sms.md, docs/fulfilment.md,
+ * docs/webhooks.md)
  * and the codes the deployed API Gateway answers for any operation
  * (infra/constructs/gateway-responses.ts: payload_too_large, rate_limited) are here; what
  * the document leaves out, and why, is in docs/openapi.md.
@@ -114,6 +115,34 @@ export const errorCodes = {
     'invalid_signature',
   ),
   webhook_not_configured: code(503, 'No STRIPE_WEBHOOK_SECRET in this environment', 'The Stripe webhook is not configured in this environment.'),
+  // Webhook subscriptions (issue #15; docs/webhooks.md "Error codes"). The create body's fields are checked in the order url, events, description.
+  webhook_invalid_request: code(
+    400,
+    'The create body is JSON but not an object',
+    'The request body must be a JSON object: {"url": "https://...", "events": [...], "description": "..."}.',
+    'invalid_request',
+  ),
+  invalid_webhook_url: code(
+    400,
+    'url missing, not an absolute HTTPS URL, with credentials, over 2,048 characters, not resolving, or resolving to a non-public address (our code)',
+    'url must use HTTPS.',
+  ),
+  invalid_webhook_events: code(
+    400,
+    'events not a non-empty array of known event types (our code)',
+    'events contains unknown event types: "line.deleted"; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+  ),
+  invalid_webhook_description: code(
+    400,
+    'description not well-formed text of at most 200 characters, or null (our code)',
+    'description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most 200 characters, or null.',
+  ),
+  webhook_not_found: code(404, "No subscription with this id for the key's customer: another customer's, deleted, or not an id (our code)", 'No webhook subscription with this id.'),
+  webhook_limit_reached: code(
+    409,
+    'The customer has 10 subscriptions already (our code)',
+    'This customer has 10 webhook subscriptions, the most allowed; delete one first.',
+  ),
   // Any operation.
   payload_too_large: code(413, 'The body is over 10 MB (API Gateway)', 'The request body exceeds the maximum of 10485760 bytes.'),
   rate_limited: code(429, "The stage's throttling (API Gateway)", 'Too many requests; retry later.'),

@@ -3,6 +3,7 @@ import { idempotencyKeyPattern } from '../../shared/checkout/validate';
 import { iccidParameterSchema, listSimsQuerySchema, simIdParameterSchema } from '../../shared/sims/sim-schema';
 import { checkoutExamples } from '../../local/checkout-examples';
 import { messageIdParameterSchema } from '../../shared/sms/sms-schema';
+import { WebhookIdParameter } from '../../shared/webhooks/schemas';
 import type { ErrorCodeName } from './error-codes';
 import { idempotentReplayedHeader, type HeaderObject } from './headers';
 
@@ -19,6 +20,11 @@ import { idempotentReplayedHeader, type HeaderObject } from './headers';
 export const tags = [
   { name: 'SIMs', description: 'Area A: list and read the SIMs of the API key\'s customer group (SPEC.md A1, A2).' },
   { name: 'SMS', description: 'Area A: send an SMS to a SIM and read a message\'s state back (SPEC.md A3; the delivery receipt is the webhook deliveryReceipt).' },
+  {
+    name: 'Webhooks',
+    description:
+      "Area A: subscribe an HTTPS URL of the key's customer to the five lifecycle events (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified: the webhooks of the same names), read the subscriptions and their recent delivery attempts, rotate the signing secret, delete (docs/webhooks.md). The signing secret is shown only in the answers of create and rotate-secret.",
+  },
   { name: 'Checkout', description: 'Area B: price a cart, hold stock and create a payment intent (SPEC.md B1, B2, B3).' },
   {
     name: 'Internal',
@@ -126,6 +132,17 @@ const checkoutSuccess = {
   headers: idempotentReplayedHeader,
 };
 
+const exampleSubscription = {
+  id: 'wh_5d1c0a8e9b7f6a4c3e2d1b0a',
+  url: 'https://hooks.example.com/sim-events',
+  events: ['line.activated', 'line.suspended'],
+  description: 'fleet dashboard',
+  status: 'active',
+  created_at: '2026-11-25T12:00:00.123+00:00',
+};
+
+const webhookIdParameter = { webhook: { name: 'webhook_id', schema: WebhookIdParameter, example: exampleSubscription.id } };
+
 /** The operations, by route name. */
 export const operations: Record<string, OperationSpec> = {
   'list-sims': {
@@ -212,6 +229,108 @@ export const operations: Record<string, OperationSpec> = {
       },
     },
     errors: ['not_found'],
+    takesBody: false,
+  },
+  'create-webhook': {
+    tag: 'Webhooks',
+    summary: 'Subscribe to lifecycle events',
+    description:
+      "Subscribes an HTTPS URL of the key's customer to lifecycle events of its SIMs and credentials and of every sub-customer's. The fields are checked in the order url, events, description; the first that fails answers. The answer carries the `whsec_` signing secret, shown only here (and after a rotation): keep it to verify the webhook-signature of every delivery. At most 10 subscriptions per customer (409 webhook_limit_reached).",
+    requestBody: {
+      schema: 'CreateWebhookRequest',
+      example: { url: 'https://hooks.example.com/sim-events', events: ['line.activated', 'line.suspended'], description: 'fleet dashboard' },
+    },
+    success: {
+      status: 201,
+      description: 'Subscribed: the subscription with its signing secret (shown only here).',
+      schema: 'WebhookSubscriptionWithSecret',
+      example: { ...exampleSubscription, secret: 'whsec_QMqQEA/HX+PF8W8k4DG/ntqn8Dl5s0vLVGPrd2RIU2Q=' },
+    },
+    errors: ['invalid_json', 'webhook_invalid_request', 'invalid_webhook_url', 'invalid_webhook_events', 'invalid_webhook_description', 'webhook_limit_reached'],
+    takesBody: true,
+  },
+  'list-webhooks': {
+    tag: 'Webhooks',
+    summary: 'List webhook subscriptions',
+    description: "The key's customer's subscriptions, oldest first, without their secrets. Not a sub-customer's nor a parent's: each customer group manages its own.",
+    success: {
+      status: 200,
+      description: "The key's customer's subscriptions.",
+      schema: 'WebhookSubscriptionList',
+      example: { count: 1, results: [exampleSubscription] },
+    },
+    errors: [],
+    takesBody: false,
+  },
+  'get-webhook': {
+    tag: 'Webhooks',
+    summary: 'Get a webhook subscription',
+    description: "One subscription of the key's customer, without its secret. Another customer's answers exactly like a missing one (404 webhook_not_found).",
+    pathParameters: webhookIdParameter,
+    success: { status: 200, description: 'The subscription.', schema: 'WebhookSubscription', example: exampleSubscription },
+    errors: ['webhook_not_found'],
+    takesBody: false,
+  },
+  'rotate-webhook-secret': {
+    tag: 'Webhooks',
+    summary: "Rotate a subscription's signing secret",
+    description:
+      'Makes a new signing secret, shown only in this answer. For the next 24 hours every delivery carries two signatures (`v1,<new> v1,<old>`), so a receiver still holding the previous secret keeps verifying while it switches. No request body.',
+    pathParameters: webhookIdParameter,
+    success: {
+      status: 200,
+      description: 'The subscription with its new signing secret (shown only here).',
+      schema: 'WebhookSubscriptionWithSecret',
+      example: { ...exampleSubscription, secret: 'whsec_EYXm0wLYcRa4DftNx5wqnclWAuFvleAThpOMsHYYZPE=' },
+    },
+    errors: ['webhook_not_found'],
+    takesBody: false,
+  },
+  'list-webhook-deliveries': {
+    tag: 'Webhooks',
+    summary: "List a subscription's delivery attempts",
+    description:
+      'The 100 most recent delivery attempts of the subscription, newest first (kept 30 days): one entry per attempt, with the next attempt\'s time while retries remain (after 1 min, 5 min, 30 min, 2 h, 6 h, 12 h; 7 attempts in all).',
+    pathParameters: webhookIdParameter,
+    success: {
+      status: 200,
+      description: 'The most recent attempts, newest first.',
+      schema: 'WebhookDeliveryList',
+      example: {
+        results: [
+          {
+            event_id: 'evt_9161cfe9971fe134c479c5692590329a',
+            type: 'line.suspended',
+            attempt: 2,
+            outcome: 'delivered',
+            http_status: 204,
+            error: null,
+            attempted_at: '2026-11-25T12:01:02.410+00:00',
+            next_attempt_at: null,
+          },
+          {
+            event_id: 'evt_9161cfe9971fe134c479c5692590329a',
+            type: 'line.suspended',
+            attempt: 1,
+            outcome: 'failed',
+            http_status: 500,
+            error: 'http_error',
+            attempted_at: '2026-11-25T12:00:01.120+00:00',
+            next_attempt_at: '2026-11-25T12:01:02+00:00',
+          },
+        ],
+      },
+    },
+    errors: ['webhook_not_found'],
+    takesBody: false,
+  },
+  'delete-webhook': {
+    tag: 'Webhooks',
+    summary: 'Delete a webhook subscription',
+    description: 'Deletes the subscription and answers it as it was. Nothing is delivered to it afterwards: jobs already queued for it are dropped.',
+    pathParameters: webhookIdParameter,
+    success: { status: 200, description: 'The deleted subscription.', schema: 'WebhookSubscription', example: exampleSubscription },
+    errors: ['webhook_not_found'],
     takesBody: false,
   },
   'receive-sms-receipt': {

@@ -1,3 +1,4 @@
+import type { EventType } from '../../shared/webhooks/event-types';
 import { componentRef } from './json-schema';
 
 /**
@@ -59,3 +60,136 @@ export const deliveryReceiptWebhook = {
     },
   },
 };
+
+/** A SIM object as a line event's `data` carries it (the SIM as A2 answers it to the subscriber's key). */
+const exampleSim = (status: 'active' | 'suspended', updatedAt: string) => ({
+  id: 1001,
+  iccid: '8944500000000001001',
+  msisdn: '447700900001',
+  status,
+  connection_status: status === 'active' ? 'active' : 'inactive',
+  customer_name: 'Acme North',
+  group: 'Acme North',
+  tariff_name: 'IoT 1GB',
+  usage: { data_used_mb: '12.50', data_overage_mb: '0.00' },
+  cost: { currency: 'GBP', base_cost: '£5.00', overage_cost: '£0.00', total_cost: '£5.00' },
+  data_bundle: null,
+  updated_at: updatedAt,
+});
+
+/** Each lifecycle event: its webhook's name, summary, when it is sent, payload schema and an example. */
+const lifecycleEvents: { type: EventType; operationId: string; summary: string; when: string; schema: string; data: unknown; id: string }[] = [
+  {
+    type: 'line.activated',
+    operationId: 'lineActivated',
+    summary: 'line.activated: a SIM became active',
+    when: "A SIM's status became `active` (a SIM written as active, or changed to it). `data` is the SIM object exactly as A2 returns it to the subscriber's key (`group` relative to the subscriber).",
+    schema: 'LineActivatedEvent',
+    data: exampleSim('active', '2026-11-25T12:00:00+00:00'),
+    id: 'evt_0b6e2f3c9a1d4e5f8a7b6c5d4e3f2a1b',
+  },
+  {
+    type: 'line.suspended',
+    operationId: 'lineSuspended',
+    summary: 'line.suspended: a SIM was suspended',
+    when: "A SIM's status became `suspended`. `data` is the SIM object exactly as A2 returns it to the subscriber's key (`group` relative to the subscriber).",
+    schema: 'LineSuspendedEvent',
+    data: exampleSim('suspended', '2026-11-25T12:00:00+00:00'),
+    id: 'evt_9161cfe9971fe134c479c5692590329a',
+  },
+  {
+    type: 'usage.updated',
+    operationId: 'usageUpdated',
+    summary: "usage.updated: a SIM's usage or cost changed",
+    when: "A SIM's month-to-date usage or cost figures changed (`data_used_mb`, `data_overage_mb`, `base_cost`, `overage_cost`). `data` is `{iccid, usage, cost}` as in the SIM object.",
+    schema: 'UsageUpdatedEvent',
+    data: {
+      iccid: '8944500000000001001',
+      usage: { data_used_mb: '1034.20', data_overage_mb: '10.20' },
+      cost: { currency: 'GBP', base_cost: '£5.00', overage_cost: '£1.25', total_cost: '£6.25' },
+    },
+    id: 'evt_4c2a8e1f0d3b5a7c9e1f2d4b6a8c0e2f',
+  },
+  {
+    type: 'identity.rotated',
+    operationId: 'identityRotated',
+    summary: 'identity.rotated: a credential was issued or revoked',
+    when: 'A bearer token or API key of the customer was issued (written unrevoked) or revoked. `data` names it by its prefix only, never its secret; `user` is the token\'s user id, null for an API key.',
+    schema: 'IdentityRotatedEvent',
+    data: { kind: 'api_key', prefix: '3f9a1c7be204', user: null, action: 'issued' },
+    id: 'evt_7e5d3c1b9a8f6e4d2c0b1a3f5e7d9c2b',
+  },
+  {
+    type: 'identity.verified',
+    operationId: 'identityVerified',
+    summary: 'identity.verified: a new credential was first used',
+    when: 'A newly issued bearer token or API key authenticated successfully for the first time (credentials loaded by the seed loader count as already used). `data` as identity.rotated, with `action: "verified"`.',
+    schema: 'IdentityVerifiedEvent',
+    data: { kind: 'bearer_token', prefix: 'a41d09e6c3f2', user: 'u-ada', action: 'verified' },
+    id: 'evt_2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0d',
+  },
+];
+
+/** The Standard Webhooks headers of a lifecycle event delivery (docs/webhooks.md "Delivery"). */
+const lifecycleHeaders = (id: string) => [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id (the body\'s `id`): the same on every attempt of this event. De-duplicate on it.',
+    schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+    example: id,
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt; refuse one more than 5 minutes off.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '1764072000',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` under the base64-decoded part of the subscription\'s `whsec_` secret. For 24 hours after a rotation two signatures, space-separated (`v1,<new> v1,<old>`): accept the delivery when either verifies.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+/**
+ * The five lifecycle events (docs/webhooks.md) as OpenAPI 3.1 webhooks, keyed by event type:
+ * what the service POSTs to a subscription's URL (POST /developer/api/webhooks/), signed as
+ * Standard Webhooks sign, retried with backoff until a 2xx.
+ */
+export const lifecycleEventWebhooks = Object.fromEntries(
+  lifecycleEvents.map((event) => [
+    event.type,
+    {
+      post: {
+        operationId: event.operationId,
+        tags: ['Webhooks'],
+        summary: event.summary,
+        description: `${event.when}\n\nPosted to the URL of every subscription to \`${event.type}\` of the SIM's or credential's owner and of each customer above it. Any 2xx within 10 s is success; anything else (no redirect is followed) is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (about ±20 %), 7 attempts in all, with the same \`webhook-id\`. Verify the signature on the raw body.`,
+        security: [],
+        parameters: lifecycleHeaders(event.id),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { $ref: componentRef(event.schema) },
+              example: { id: event.id, type: event.type, timestamp: '2026-11-25T12:00:00+00:00', data: event.data },
+            },
+          },
+        },
+        responses: {
+          // The receiver's answer: the service's own response headers (./headers.ts) do not apply.
+          '2XX': { description: 'Received. The body of the answer is ignored (at most 1 KiB is read).' },
+          default: { description: 'Anything else, or no answer within 10 s: the event is retried later (see the description).' },
+        },
+      },
+    },
+  ]),
+);

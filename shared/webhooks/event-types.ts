@@ -1,3 +1,5 @@
+import type { LifecycleEvent } from './event-schemas';
+
 /**
  * The five lifecycle events of the portal (spec Events 3; docs/webhooks.md), in the order the
  * documentation lists them. A subscription names a subset; none named means all five.
@@ -13,11 +15,12 @@ export const isEventType = (value: unknown): value is EventType => eventTypes.in
 /**
  * One lifecycle event as delivered: a stable `id` (also the `webhook-id` header, the same on
  * every retry), its `type`, when the change happened (`timestamp`, ISO-8601 UTC with
- * `+00:00`) and its `data`, shaped per type and per subscriber (docs/webhooks.md).
+ * `+00:00`) and its `data`, shaped per type (docs/webhooks.md). The type comes from the
+ * valibot schemas of ./event-schemas.ts (imported as a type only: the bundles do not carry them).
  */
-export interface LifecycleEvent {
-  id: string;
-  type: EventType;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+export type { LifecycleEvent, LifecycleEventData } from './event-schemas';
+
+type Assert<Condition extends true> = Condition;
+type SameTypes = [EventType] extends [LifecycleEvent['type']] ? ([LifecycleEvent['type']] extends [EventType] ? true : false) : false;
+/** Compile-time check that the event schemas name exactly the five event types (fails `npm run typecheck` otherwise). */
+export type EventSchemasMatchTypes = Assert<SameTypes>;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isCarriableText } from '../text/characters';
 import { eventTypes } from './event-types';
+import { subscriptionIdPattern } from './secret-box';
 
 /**
  * The request and response bodies of the webhook subscription routes (issue #15) as valibot
@@ -15,20 +16,41 @@ export const maxDescriptionLength = 200;
 
 /** POST /developer/api/webhooks/ body. Unknown fields are ignored. */
 export const CreateWebhookRequest = v.object({
-  url: v.pipe(v.string(), v.description('HTTPS URL of a publicly reachable host (the callback_url rules); checked again at every delivery.')),
+  url: v.pipe(
+    v.string(),
+    v.description(
+      'HTTPS URL, at most 2,048 characters, no user name or password, whose host resolves only to public addresses (the callback_url rules; else 400 invalid_webhook_url); checked again at every delivery.',
+    ),
+  ),
   events: v.optional(
     v.pipe(
       v.array(v.picklist(eventTypes)),
       v.minLength(1),
-      v.description('Event types to receive; default all five. Unknown names are refused.'),
+      v.description('Event types to receive; default all five. Unknown names are refused (400 invalid_webhook_events); duplicates are dropped.'),
     ),
   ),
-  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(maxDescriptionLength), v.check(isCarriableText)))),
+  description: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(maxDescriptionLength),
+        v.check(isCarriableText),
+        v.description('Free text for the subscriber, well-formed Unicode without control characters other than tab and line breaks (else 400 invalid_webhook_description).'),
+      ),
+    ),
+  ),
 });
+
+/** The `{webhook_id}` path parameter (documentation: the routes answer 404 webhook_not_found to anything else). */
+export const WebhookIdParameter = v.pipe(
+  v.string(),
+  v.regex(subscriptionIdPattern),
+  v.description("A subscription id of the key's customer. Anything else (another customer's, a deleted one, not an id at all) is 404 webhook_not_found."),
+);
 
 /** A subscription as every route answers it (never with its secret). */
 export const WebhookSubscription = v.strictObject({
-  id: v.pipe(v.string(), v.description('wh_ and 24 hexadecimal digits')),
+  id: v.pipe(v.string(), v.regex(subscriptionIdPattern), v.description('wh_ and 24 hexadecimal digits')),
   url: v.string(),
   events: v.array(v.picklist(eventTypes)),
   description: v.nullable(v.string()),
@@ -39,12 +61,16 @@ export const WebhookSubscription = v.strictObject({
 /** The answer of create and rotate-secret: the subscription with its (new) signing secret, shown only here. */
 export const WebhookSubscriptionWithSecret = v.strictObject({
   ...WebhookSubscription.entries,
-  secret: v.pipe(v.string(), v.startsWith('whsec_'), v.description('Standard Webhooks signing secret; shown only in this answer')),
+  secret: v.pipe(
+    v.string(),
+    v.regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    v.description('Standard Webhooks signing secret: whsec_ and the base64 of 32 random bytes. Shown only in this answer: keep it to verify the webhook-signature of the deliveries.'),
+  ),
 });
 
 /** GET /developer/api/webhooks/: the key's customer's subscriptions, oldest first. */
 export const WebhookSubscriptionList = v.strictObject({
-  count: v.number(),
+  count: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('How many subscriptions the customer has (at most 10).')),
   results: v.array(WebhookSubscription),
 });
 

@@ -41,8 +41,11 @@ export const openSecret = (keyMaterial: string, subscriptionId: string, sealed: 
 /** A new Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64 (256 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** The shape of a subscription id: `wh_` and 24 hexadecimal digits (./schemas.ts documents it). */
+export const subscriptionIdPattern = /^wh_[0-9a-f]{24}$/;
+
 /** A new subscription id: `wh_` and 24 hexadecimal digits (96 random bits). */
 export const newSubscriptionId = (): string => `wh_${randomBytes(12).toString('hex')}`;
 
 /** True when `value` has the shape of a subscription id (anything else is simply not found). */
-export const isSubscriptionId = (value: unknown): value is string => typeof value === 'string' && /^wh_[0-9a-f]{24}$/.test(value);
+export const isSubscriptionId = (value: unknown): value is string => typeof value === 'string' && subscriptionIdPattern.test(value);

@@ -4,32 +4,40 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ApiKeyItem, BearerTokenItem, SimItem } from '../db/items';
 import { isoWithOffset, simObject } from '../sims/sim-object';
-import type { EventType, LifecycleEvent } from './event-types';
+import type { EventType, LifecycleEvent, LifecycleEventData } from './event-types';
 
 /**
  * One lifecycle event read from a change of the table, before it is addressed: whose it is
  * (the owning customer, and its path when the item carries it) and its data as seen by a
- * subscriber of a given customer (a SIM's `group` is relative to the subscriber).
+ * subscriber of a given customer (a SIM's `group` is relative to the subscriber). One variant
+ * per event type, so `dataFor` gives that type's `data` (./event-schemas.ts).
  */
-export interface LifecycleChange {
-  id: string;
-  type: EventType;
-  timestamp: string;
-  /** The customer the event belongs to. */
-  customerId: string;
-  /** That customer's path, top-level group first, when the changed item carries it (SIMs, API keys). */
-  customerPath?: string[];
-  /** The event's `data` for a subscriber of `subscriberCustomerId`. */
-  dataFor: (subscriberCustomerId: string) => Record<string, unknown>;
-}
+export type LifecycleChange = {
+  [Type in EventType]: {
+    id: string;
+    type: Type;
+    timestamp: string;
+    /** The customer the event belongs to. */
+    customerId: string;
+    /** That customer's path, top-level group first, when the changed item carries it (SIMs, API keys). */
+    customerPath?: string[];
+    /** The event's `data` for a subscriber of `subscriberCustomerId`. */
+    dataFor: (subscriberCustomerId: string) => LifecycleEventData<Type>;
+  };
+}[EventType];
 
-/** The event for a subscriber: id, type, timestamp and data. */
-export const eventFor = (change: LifecycleChange, subscriberCustomerId: string): LifecycleEvent => ({
-  id: change.id,
-  type: change.type,
-  timestamp: change.timestamp,
-  data: change.dataFor(subscriberCustomerId),
-});
+/**
+ * The event for a subscriber: id, type, timestamp and data. (TypeScript does not relate the
+ * `type` and `dataFor` of one union member across fields, hence the one assertion; the
+ * variants of LifecycleChange pair them.)
+ */
+export const eventFor = (change: LifecycleChange, subscriberCustomerId: string): LifecycleEvent =>
+  ({
+    id: change.id,
+    type: change.type,
+    timestamp: change.timestamp,
+    data: change.dataFor(subscriberCustomerId),
+  }) as LifecycleEvent;
 
 /**
  * The stable id of the event of one type made by one stream record: the record's eventID is
@@ -48,7 +56,7 @@ const usageFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_co
 const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old: SimItem | undefined): LifecycleChange[] => {
   const changes: LifecycleChange[] = [];
   const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
-  const statusEvents: Record<string, EventType> = { active: 'line.activated', suspended: 'line.suspended' };
+  const statusEvents: Record<string, 'line.activated' | 'line.suspended'> = { active: 'line.activated', suspended: 'line.suspended' };
   const statusType = statusEvents[sim.status];
   if (statusType && old?.status !== sim.status) {
     changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber) }) });
@@ -77,8 +85,8 @@ const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Cred
     customerId: owner,
     ...(token ? {} : { customerPath: [...(item as ApiKeyItem).customer_path] }),
   };
-  const data = (action: string) => ({
-    kind: token ? 'bearer_token' : 'api_key',
+  const data = <Action extends 'issued' | 'revoked' | 'verified'>(action: Action) => ({
+    kind: token ? ('bearer_token' as const) : ('api_key' as const),
     prefix: item.prefix,
     user: token ? (item as BearerTokenItem).user_id : null,
     action,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { commonResponseHeaders } from '../../scripts/openapi/headers';
 import { openApiPath, renderOpenApiJson } from '../../scripts/openapi/render';
 import { routes } from '../../shared/topology/routes';
+import { eventTypes } from '../../shared/webhooks/event-types';
 
 /**
  * docs/openapi.json (issue #13 point 1 and the black-box check): current with the code, one
@@ -216,6 +217,76 @@ describe('docs/openapi.json', () => {
       '/api/v1/webhooks/stripe',
       '/sms-provider/receipts',
     ]);
+  });
+
+  it('describes the six webhook subscription routes with their codes, the secret only in the create and rotate answers', () => {
+    const base = '/developer/api/webhooks/';
+    const create = operationAt('post', base);
+    const webhookOperations = operations.filter(({ path }) => path.startsWith(base));
+    expect(webhookOperations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'delete /developer/api/webhooks/{webhook_id}/',
+      'get /developer/api/webhooks/',
+      'get /developer/api/webhooks/{webhook_id}/',
+      'get /developer/api/webhooks/{webhook_id}/deliveries/',
+      'post /developer/api/webhooks/',
+      'post /developer/api/webhooks/{webhook_id}/rotate-secret/',
+    ]);
+    for (const { operation } of webhookOperations) expect(operation.tags).toEqual(['Webhooks']);
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateWebhookRequest' });
+    expect(schema('CreateWebhookRequest').required).toEqual(['url']);
+    expect(schema('CreateWebhookRequest').properties.events).toMatchObject({ type: 'array', minItems: 1, items: { enum: [...eventTypes] } });
+    expect(schema('CreateWebhookRequest').properties.description.anyOf[0]).toMatchObject({ type: 'string', maxLength: 200 });
+    expect(create.responses[201].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookSubscriptionWithSecret' });
+    expect(codesOf(create, 400)).toEqual(['invalid_json', 'invalid_request', 'invalid_webhook_url', 'invalid_webhook_events', 'invalid_webhook_description']);
+    expect(codesOf(create, 409)).toEqual(['webhook_limit_reached']);
+    expect(codesOf(create, 413)).toEqual(['payload_too_large']);
+    expect(codesOf(operationAt('get', base), 404)).toEqual([]);
+    for (const [method, path] of [
+      ['get', `${base}{webhook_id}/`],
+      ['delete', `${base}{webhook_id}/`],
+      ['post', `${base}{webhook_id}/rotate-secret/`],
+      ['get', `${base}{webhook_id}/deliveries/`],
+    ] as const) {
+      const operation = operationAt(method, path);
+      expect(codesOf(operation, 404), `${method} ${path}`).toEqual(['webhook_not_found']);
+      expect(operation.parameters!.find((entry) => entry.name === 'webhook_id'), path).toMatchObject({ in: 'path', required: true, schema: { pattern: '^wh_[0-9a-f]{24}$' } });
+    }
+    // The secret: in the create and rotate answers (schema and example), in no other.
+    const withSecret = webhookOperations.filter(({ operation }) => JSON.stringify(Object.values(operation.responses)[0]).includes('whsec_'));
+    expect(withSecret.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['post /developer/api/webhooks/', 'post /developer/api/webhooks/{webhook_id}/rotate-secret/']);
+    expect(schema('WebhookSubscription').properties.secret).toBeUndefined();
+    expect(schema('WebhookSubscriptionWithSecret').required).toContain('secret');
+  });
+
+  it('describes the five lifecycle events as webhooks with their payload schemas and the Standard Webhooks headers', () => {
+    expect(Object.keys(document.webhooks)).toEqual(['deliveryReceipt', ...eventTypes]);
+    for (const type of eventTypes) {
+      const webhook = document.webhooks[type].post;
+      const body = webhook.requestBody.content['application/json'];
+      const payload = schema(body.schema.$ref.replace('#/components/schemas/', ''));
+      expect(payload, type).toMatchObject({ type: 'object', required: ['id', 'type', 'timestamp', 'data'], additionalProperties: false });
+      expect(payload.properties.type, type).toEqual({ const: type });
+      expect(body.example.type, type).toBe(type);
+      expect(webhook.parameters.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]), type).toEqual([
+        ['webhook-id', true],
+        ['webhook-timestamp', true],
+        ['webhook-signature', true],
+      ]);
+    }
+    expect(schema('LineActivatedEvent').properties.data).toEqual({ $ref: '#/components/schemas/Sim' });
+    expect(schema('LineSuspendedEvent').properties.data).toEqual({ $ref: '#/components/schemas/Sim' });
+    expect(Object.keys(schema('UsageUpdatedData').properties)).toEqual(['iccid', 'usage', 'cost']);
+    expect(schema('IdentityRotatedData').properties.action.enum).toEqual(['issued', 'revoked']);
+    expect(schema('IdentityVerifiedData').properties.action.enum).toEqual(['verified']);
+    // The examples are valid payloads.
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, 'doc');
+    for (const type of eventTypes) {
+      const body = document.webhooks[type].post.requestBody.content['application/json'];
+      const validate = ajv.compile({ $ref: `doc${body.schema.$ref}` });
+      expect(validate(body.example), `${type}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
   });
 
   it('npm run docs says when nothing changed and leaves docs/openapi.json alone', async () => {

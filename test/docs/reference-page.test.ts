@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { buildReferenceSite } from '../../scripts/docs';
 import { openApiPath } from '../../scripts/openapi/render';
+import { routes } from '../../shared/topology/routes';
+import { eventTypes } from '../../shared/webhooks/event-types';
 import { startTestRuntime } from '../support/runtime';
 
 /**
  * The reference page (issue #13 point 4) in headless Chromium from Debian (/usr/bin/chromium,
  * driven by playwright-core, which downloads no browser): served by the local runtime at
- * /_local/docs and built as a static site by `npm run docs`, it lists every operation, shows
+ * /_local/docs and built as a static site by `npm run docs`, it lists every operation and webhook, shows
  * an example request, logs no console error and sends no request off the machine.
  */
 
@@ -20,7 +22,7 @@ const chromiumPath = '/usr/bin/chromium';
 const document = JSON.parse(readFileSync(openApiPath, 'utf8'));
 const summaries: string[] = [
   ...Object.values(document.paths as Record<string, Record<string, { summary: string }>>).flatMap((item) => Object.values(item).map((operation) => operation.summary)),
-  document.webhooks.deliveryReceipt.post.summary,
+  ...Object.values(document.webhooks as Record<string, { post: { summary: string } }>).map((webhook) => webhook.post.summary),
 ];
 
 /** What a page did: console errors, uncaught errors, and requests that tried to leave 127.0.0.1 (blocked). */
@@ -51,7 +53,8 @@ const openPage = async (browser: Browser, url: string): Promise<{ page: Page; re
 const expectReference = async ({ page, record }: { page: Page; record: PageRecord }) => {
   const text = await page.locator('body').innerText();
   for (const summary of summaries) expect(text, summary).toContain(summary);
-  expect(summaries).toHaveLength(10);
+  // One per route of the route table, the delivery receipt and the five lifecycle events.
+  expect(summaries).toHaveLength(routes.length + 1 + eventTypes.length);
   // The first operation's example request, as a curl command with both Area A credentials.
   expect(text).toMatch(/curl '?http:\/\/127\.0\.0\.1:\d+\/developer\/api\/sims\/[^\n]*\n\s*--header 'Authorization: Bearer [^']+' \\\n\s*--header 'X-Customer-API-Key: [^']+'/);
   // Another operation's, with its example body, once it is opened from the sidebar.

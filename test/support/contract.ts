@@ -34,7 +34,12 @@ export const openApiDocument = JSON.parse(readFileSync(new URL('../../docs/opena
 
 interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: WebhookOperation }>;
   components: { schemas: Record<string, unknown> };
+}
+interface WebhookOperation {
+  parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[];
+  requestBody: { content: Record<string, { schema: unknown }> };
 }
 interface Operation {
   responses: Record<string, ResponseObject>;
@@ -172,6 +177,58 @@ export const recordAnswer = (answer: GatewayAnswerRecord): void => {
   violations.push(
     `${answer.method} ${answer.path} answered ${answer.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}\n  - ${problems.join('\n  - ')}`,
   );
+};
+
+/** A request the service sent to a webhook receiver (a subscriber's URL, a callback_url). */
+export interface SentWebhook {
+  /** Lower-case names, as Node's HTTP server gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * What is wrong with one request the service sent, against the document's webhook `name`
+ * (`webhooks.<name>.post`): every required header parameter present and matching its schema,
+ * a JSON body (Content-Type included) matching the request body's schema. Empty when it is
+ * described.
+ */
+export const webhookProblems = (name: string, sent: SentWebhook): string[] => {
+  const webhook = openApiDocument.webhooks[name]?.post;
+  if (!webhook) return [`the document has no webhook ${JSON.stringify(name)}`];
+  const problems: string[] = [];
+  for (const [index, parameter] of (webhook.parameters ?? []).entries()) {
+    if (parameter.in !== 'header') continue;
+    const value = headerValue(sent.headers, parameter.name);
+    if (value === undefined) {
+      if (parameter.required) problems.push(`required header ${parameter.name} is missing`);
+      continue;
+    }
+    const validate = validatorAt(pointer('webhooks', name, 'post', 'parameters', String(index), 'schema'));
+    if (!validate(value)) problems.push(ajv.errorsText(validate.errors, { dataVar: `header ${parameter.name}` }));
+  }
+  const media = Object.keys(webhook.requestBody.content)[0]!;
+  const contentType = headerValue(sent.headers, 'content-type') ?? '';
+  if (!contentType.startsWith(media)) problems.push(`content type ${JSON.stringify(contentType)} is not ${media}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(sent.body);
+  } catch {
+    return [...problems, 'the body is not JSON'];
+  }
+  const validate = validatorAt(pointer('webhooks', name, 'post', 'requestBody', 'content', media, 'schema'));
+  if (!validate(body)) problems.push(errorsOf(validate));
+  return problems;
+};
+
+/**
+ * Checks a request the service sent to a test's webhook receiver against the document's
+ * webhook `name` and records what is wrong (the test during which it arrived then fails, as
+ * for answers).
+ */
+export const recordWebhook = (name: string, sent: SentWebhook): void => {
+  const problems = webhookProblems(name, sent);
+  if (problems.length === 0) return;
+  violations.push(`webhook ${name} sent ${sent.body.length > 300 ? `${sent.body.slice(0, 300)}…` : sent.body}\n  - ${problems.join('\n  - ')}`);
 };
 
 /** The violations recorded since the last call, emptied. */

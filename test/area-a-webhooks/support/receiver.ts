@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TestCertificate } from '../../area-a-sms/support/https-receiver';
+import { recordWebhook } from '../../support/contract';
 
 /** A webhook the receiver got. */
 export interface ReceivedWebhook {
@@ -21,9 +22,21 @@ export interface WebhookReceiver {
   stop(): Promise<void>;
 }
 
+/** The document's webhook for a lifecycle event: the one named by its `type` (docs/openapi.json `webhooks`). */
+const webhookNameOf = (body: string): string => {
+  try {
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : '';
+  } catch {
+    return '';
+  }
+};
+
 /**
  * Starts an HTTPS receiver on 127.0.0.1. `/ok/...` answers 204; `/flaky/<n>/...` answers 500 to
- * the first n requests to that path, then 204; `/down/...` always 503.
+ * the first n requests to that path, then 204; `/down/...` always 503. Every request is checked
+ * against docs/openapi.json's webhook of its event type (test/support/contract.ts): a payload
+ * or header the document does not describe fails the test during which it arrived.
  */
 export const startWebhookReceiver = async (certificate: TestCertificate): Promise<WebhookReceiver> => {
   const received: ReceivedWebhook[] = [];
@@ -32,7 +45,9 @@ export const startWebhookReceiver = async (certificate: TestCertificate): Promis
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const body = Buffer.concat(chunks).toString('utf8');
+      received.push({ path, headers: request.headers, body });
+      recordWebhook(webhookNameOf(body), { headers: request.headers, body });
       const flaky = /^\/flaky\/(\d+)\//.exec(path);
       if (path.startsWith('/ok/')) response.writeHead(204).end();
       else if (flaky) {

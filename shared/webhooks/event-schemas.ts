@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { simObjectSchema } from '../sims/sim-schema';
+
+/**
+ * The five lifecycle events as delivered (docs/webhooks.md "Events") as valibot schemas: the
+ * one source of the LifecycleEvent type the stream consumer builds and the delivery posts
+ * (./event-types.ts, ./stream-changes.ts and ./deliver.ts import it as a type only, so the
+ * bundles do not carry this module) and of the payload schemas of the OpenAPI document's
+ * `webhooks` (scripts/openapi/webhooks.ts). Every event is `{id, type, timestamp, data}`;
+ * `data` is shaped per type.
+ */
+
+const eventId = v.pipe(
+  v.string(),
+  v.regex(/^evt_[0-9a-f]{32}$/),
+  v.description('Stable event id (also the webhook-id header), the same on every attempt and when a change is read twice: de-duplicate on it.'),
+);
+
+const eventTimestamp = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.description('When the change was written, ISO-8601 in UTC with +00:00 (locally to the minute, deployed to the second).'),
+);
+
+/** `data` of usage.updated: the SIM's ICCID and its month-to-date usage and cost, as in the SIM object. */
+export const UsageUpdatedData = v.pipe(
+  v.strictObject({
+    iccid: simObjectSchema.pipe[0].entries.iccid,
+    usage: simObjectSchema.pipe[0].entries.usage,
+    cost: simObjectSchema.pipe[0].entries.cost,
+  }),
+  v.description("The SIM's month-to-date usage and cost after the change."),
+);
+
+const credential = <const Actions extends readonly [string, ...string[]]>(actions: Actions, description: string) =>
+  v.pipe(
+    v.strictObject({
+      kind: v.pipe(v.picklist(['bearer_token', 'api_key']), v.description('Which credential: a personal bearer token or a customer-group API key.')),
+      prefix: v.pipe(v.string(), v.description('The credential\'s public prefix (never its secret).')),
+      user: v.pipe(v.nullable(v.string()), v.description("The bearer token's user id; null for an API key.")),
+      action: v.picklist(actions),
+    }),
+    v.description(description),
+  );
+
+/** `data` of identity.rotated: a credential was issued (written unrevoked) or revoked. */
+export const IdentityRotatedData = credential(['issued', 'revoked'], 'The credential that was issued or revoked (its prefix only).');
+
+/** `data` of identity.verified: a newly issued credential authenticated for the first time. */
+export const IdentityVerifiedData = credential(['verified'], 'The credential that authenticated for the first time (its prefix only).');
+
+const event = <const Type extends string, const Data extends v.GenericSchema>(type: Type, data: Data, description: string) =>
+  v.pipe(
+    v.strictObject({
+      id: eventId,
+      type: v.literal(type),
+      timestamp: eventTimestamp,
+      data,
+    }),
+    v.description(description),
+  );
+
+/** line.activated: a SIM's status became `active`; `data` is the SIM object as A2 answers it to the subscriber's key. */
+export const LineActivatedEvent = event('line.activated', simObjectSchema, "A SIM's status became active. data is the SIM object as A2 returns it to the subscriber's key (group relative to the subscriber).");
+
+/** line.suspended: a SIM's status became `suspended`; `data` as line.activated. */
+export const LineSuspendedEvent = event('line.suspended', simObjectSchema, "A SIM's status became suspended. data is the SIM object as A2 returns it to the subscriber's key (group relative to the subscriber).");
+
+/** usage.updated: a SIM's month-to-date usage or cost figures changed. */
+export const UsageUpdatedEvent = event('usage.updated', UsageUpdatedData, "A SIM's month-to-date usage or cost figures changed (data_used_mb, data_overage_mb, base_cost, overage_cost).");
+
+/** identity.rotated: a bearer token or API key of the customer was issued or revoked. */
+export const IdentityRotatedEvent = event('identity.rotated', IdentityRotatedData, 'A bearer token or API key of the customer was issued or revoked.');
+
+/** identity.verified: a newly issued credential authenticated successfully for the first time. */
+export const IdentityVerifiedEvent = event('identity.verified', IdentityVerifiedData, 'A newly issued bearer token or API key authenticated successfully for the first time.');
+
+/** Any lifecycle event, told apart by `type`. */
+export const LifecycleEventSchema = v.variant('type', [LineActivatedEvent, LineSuspendedEvent, UsageUpdatedEvent, IdentityRotatedEvent, IdentityVerifiedEvent]);
+
+/** One lifecycle event as delivered. */
+export type LifecycleEvent = v.InferOutput<typeof LifecycleEventSchema>;
+/** The `data` of the events of one type. */
+export type LifecycleEventData<Type extends LifecycleEvent['type']> = Extract<LifecycleEvent, { type: Type }>['data'];
