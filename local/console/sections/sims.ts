@@ -22,7 +22,10 @@ export const simsShown = 200;
 const changeForm = (view: ConsoleView, sim: ConsoleSim) =>
   view.actionForm(`/sim-changes/${encodeURIComponent(sim.iccid)}`, 'Change', {
     className: 'change',
-    controls: html`<label>Status <select name="status">${simStatuses.map(
+    // A status outside the specification's list (an old or hand-written item) stays selected as "unchanged".
+    controls: html`<label>Status <select name="status">${
+      (simStatuses as readonly string[]).includes(sim.status) ? '' : html`<option value="" selected>${sim.status} (unchanged)</option>`
+    }${simStatuses.map(
       (status) => html`<option value="${status}"${status === sim.status ? html` selected` : ''}>${status}</option>`,
     )}</select></label> <label>data_used_mb <input name="data_used_mb" value="${sim.data_used_mb}" inputmode="decimal" size="10"></label> `,
   });

@@ -121,7 +121,7 @@ ${subscriptions.length === 0 ? empty('No subscriptions.') : subscriptions.map(re
           );
         }
         if (wantsJson(request)) sendJson(response, existing ? 200 : 201, subscriptionView(subscription!));
-        else redirect(response, `${consolePath}/#webhooks-${customerId}`);
+        else redirect(response, `${consolePath}/#webhooks-${encodeURIComponent(customerId)}`);
       },
     },
   ],
