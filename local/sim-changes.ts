@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ApiError, isApiError } from '../shared/http/api-error';
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
-import { simObject } from '../shared/sims/sim-object';
+import { simObject, type SimObject } from '../shared/sims/sim-object';
 import type { LocalMount } from './gateway';
 
 /** The mount prefix of the SIM changes (the gateway picks the longest matching prefix). */
@@ -27,6 +28,30 @@ const answer = (response: ServerResponse, status: number, body: unknown, headers
   response.end(JSON.stringify(body));
 };
 
+/** The table a SIM change writes to. */
+export interface SimChangeTable {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/**
+ * The one code path that changes a SIM locally: `POST /_local/sims/<iccid>` (JSON) and the
+ * developer console's SIM form (local/console/sections/sims.ts) both call it. Checks `change`
+ * (`{status?, data_used_mb?}`, shared/sims/change-sim.ts parseSimChange), writes it as any
+ * writer of SIMs must (changeSim), and returns the SIM as its owner's key sees it. Throws an
+ * ApiError: 400 `invalid_request` for a bad value, 404 `not_found` for an unknown ICCID.
+ */
+export const applySimChange = async (table: SimChangeTable, iccid: string, change: unknown, nowMs: number): Promise<SimObject> => {
+  try {
+    const changed = await changeSim(table, iccid, parseSimChange(change), nowMs);
+    return simObject(changed, changed.customer_id);
+  } catch (error) {
+    if (!(error instanceof SimChangeRefused)) throw error;
+    const unknown = error.message.startsWith('no SIM');
+    throw new ApiError(unknown ? 404 : 400, unknown ? 'not_found' : 'invalid_request', `${error.message}.`);
+  }
+};
+
 /**
  * `POST {base}/_local/sims/<iccid>` with `{status?, data_used_mb?}` (issue #15, point 5): changes
  * a SIM of the local table as any writer would (shared/sims/change-sim.ts), so the table's
@@ -37,7 +62,7 @@ const answer = (response: ServerResponse, status: number, body: unknown, headers
  * (the admin CLI's `set-sim` does the same against a deployed table).
  */
 export const simChangesHandler =
-  (table: () => { db: DynamoDBDocumentClient; tableName: string }, now: () => number = Date.now): LocalMount =>
+  (table: () => SimChangeTable, now: () => number = Date.now): LocalMount =>
   async (request, response, path) => {
     const iccid = /^\/(\d{1,20})\/?$/.exec(path)?.[1];
     if (!iccid) return answer(response, 404, { detail: 'Not found: use POST /_local/sims/<iccid>.', code: 'not_found' });
@@ -50,13 +75,12 @@ export const simChangesHandler =
       try {
         body = JSON.parse(text);
       } catch {
-        throw new SimChangeRefused('the body is not valid JSON');
+        throw new ApiError(400, 'invalid_request', 'the body is not valid JSON.');
       }
-      const changed = await changeSim(table(), iccid, parseSimChange(body), now());
-      answer(response, 200, simObject(changed, changed.customer_id));
+      answer(response, 200, await applySimChange(table(), iccid, body, now()));
     } catch (error) {
-      if (!(error instanceof SimChangeRefused)) throw error;
-      const unknown = error.message.startsWith('no SIM');
-      answer(response, unknown ? 404 : 400, { detail: `${error.message}.`, code: unknown ? 'not_found' : 'invalid_request' });
+      if (error instanceof SimChangeRefused) return answer(response, 400, { detail: `${error.message}.`, code: 'invalid_request' });
+      if (!isApiError(error)) throw error;
+      answer(response, error.status, { detail: error.detail, code: error.code });
     }
   };

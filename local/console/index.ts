@@ -3,8 +3,10 @@
  * `/_local`; `/_local/stripe` and other mounts with a longer prefix stay theirs): one
  * server-rendered page with the orders and their fulfilment effects, Pay / Decline / Cancel
  * on the orders still open, the e-mail outbox (attachments downloadable), operations
- * notifications, the SMS handed to the SMS simulator with their receipts and the webhook
- * inbox's deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
+ * notifications, the SMS handed to the SMS simulator with their receipts, every customer's
+ * lifecycle webhook subscriptions with their delivery attempts (and a form subscribing the
+ * webhook inbox), the SIMs with a form changing their status and usage (issue #15), and the
+ * webhook inbox's deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
  * strict Content-Security-Policy, loopback hosts only, and every POST checked for the same
  * origin and the instance's form token (./http.ts). Errors are JSON `{detail, code}`
  * (docs/local-runtime.md lists the codes). It never exists in the deployed stack.
@@ -22,7 +24,9 @@ import type { ConsoleRoute, ConsoleSection, ConsoleView } from './section';
 import { inboxSection } from './sections/inbox';
 import { ordersSection } from './sections/orders';
 import { operationsSection, outboxSection } from './sections/outbox';
+import { simsSection } from './sections/sims';
 import { smsSection } from './sections/sms';
+import { webhooksSection } from './sections/webhooks';
 import type { ConsoleSources } from './sources';
 
 export type { ConsoleSources } from './sources';
@@ -41,6 +45,8 @@ export const defaultSections = (sources: ConsoleSources, activity: ActivityLog):
   outboxSection(sources),
   operationsSection(sources),
   smsSection(sources),
+  webhooksSection(sources, activity),
+  simsSection(sources, activity),
   inboxSection(sources),
 ];
 
@@ -78,10 +84,10 @@ export const createDeveloperConsole = (
   const routes: ConsoleRoute[] = sections.flatMap((section) => section.routes ?? []);
 
   const view: ConsoleView = {
-    actionForm: (path, label, { fields = {}, className } = {}) =>
+    actionForm: (path, label, { fields = {}, controls, className } = {}) =>
       html`<form method="post" action="${consolePath}${path}">${Object.entries(fields).map(
         ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-      )}<input type="hidden" name="token" value="${formToken}"><button type="submit"${className ? html` class="${className}"` : ''}>${label}</button></form>`,
+      )}${controls}<input type="hidden" name="token" value="${formToken}"><button type="submit"${className ? html` class="${className}"` : ''}>${label}</button></form>`,
   };
 
   const page = async (): Promise<ReturnType<typeof consolePage>> => {

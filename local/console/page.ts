@@ -64,13 +64,17 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .75rem; m
 dt { color: var(--muted); }
 dd { margin: 0; word-break: break-word; }
 .status { display: inline-block; padding: 0 .4rem; border-radius: 4px; border: 1px solid currentColor; font-size: 12px; }
-.status-fulfilled, .status-done, .status-succeeded, .status-delivered, .status-posted, .status-verified { color: var(--ok); }
-.status-failed, .status-payment_failed, .status-cancelled, .status-canceled, .status-review_required, .status-unknown, .status-expired, .status-invalid { color: var(--bad); }
-.status-pending, .status-paid, .status-requires_payment_method, .status-unsigned { color: var(--warn); }
+.status-fulfilled, .status-active, .status-done, .status-succeeded, .status-delivered, .status-posted, .status-verified { color: var(--ok); }
+.status-failed, .status-payment_failed, .status-cancelled, .status-canceled, .status-review_required, .status-unknown, .status-expired, .status-invalid, .status-failing { color: var(--bad); }
+.status-pending, .status-paid, .status-requires_payment_method, .status-unsigned, .status-suspended, .status-inactive { color: var(--warn); }
 .actions { display: flex; gap: .5rem; margin: .4rem 0; }
 .actions form { margin: 0; }
 button { font: inherit; padding: .2rem .8rem; cursor: pointer; }
 button.pay { font-weight: 600; }
+h4 { font-size: .95rem; margin: .6rem 0 .2rem; }
+.subscription { border-top: 1px dashed var(--line); padding-top: .3rem; }
+table.sims form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
+input, select { font: inherit; }
 .notice { border-left: 3px solid var(--warn); padding-left: .5rem; }
 `;
 

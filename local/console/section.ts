@@ -12,9 +12,10 @@ import type { Html } from './html';
 export interface ConsoleView {
   /**
    * A POST form to a console path (below `/_local`) with one button, carrying the instance's
-   * form token; `fields` become hidden inputs. Every POST route gets only forms made here.
+   * form token; `fields` become hidden inputs, `controls` (inputs, selects, labels the user
+   * fills in) come before the button. Every POST route gets only forms made here.
    */
-  actionForm(path: string, label: string, options?: { fields?: Record<string, string>; className?: string }): Html;
+  actionForm(path: string, label: string, options?: { fields?: Record<string, string>; controls?: Html; className?: string }): Html;
 }
 
 /** One request to a section's route. */

@@ -6,7 +6,7 @@ import type { OrderSource } from './orders';
 
 /** The local runtime as the console sees it (local/runtime.ts builds it). */
 export interface ConsoleSources {
-  /** The table (orders and their fulfilment effects). */
+  /** The table: orders and their fulfilment effects, SIMs, customers and their webhook subscriptions. */
   orders: OrderSource;
   /** EMAIL_OUTBOX_DIR: `.eml` files, and operations notifications under `operations/`. */
   outboxDir: string;

@@ -9,17 +9,9 @@ import { developerDeps, developerRoute, type DeveloperDeps } from '../http/devel
 import { ok } from '../http/responses';
 import { validateCreateRequest } from './create-request';
 import { deliveryView, listDeliveries } from './deliveries';
-import { isSubscriptionId, newSigningSecret, newSubscriptionId, sealSecret } from './secret-box';
-import {
-  createSubscription,
-  deleteSubscription,
-  listSubscriptions,
-  readSubscription,
-  rotateSubscriptionSecret,
-  subscriptionView,
-  SubscriptionLimitReached,
-  maxSubscriptionsPerCustomer,
-} from './subscriptions';
+import { isSubscriptionId, newSigningSecret, sealSecret } from './secret-box';
+import { subscribeCustomer } from './subscribe';
+import { deleteSubscription, listSubscriptions, readSubscription, rotateSubscriptionSecret, subscriptionView } from './subscriptions';
 
 /** What the webhook subscription routes need beyond every Area A route's deps. */
 export interface WebhookRouteDeps extends DeveloperDeps {
@@ -71,27 +63,13 @@ const readNamedSubscription = async (
 export const createWebhookRoute = (deps: WebhookRouteDeps) =>
   developerRoute<undefined, WebhookRouteDeps>({ deps, json: true }, async ({ event, caller }, resolved) => {
     const request = await validateCreateRequest(event.body, { allowedHosts: resolved.allowedCallbackHosts, resolve: resolved.resolve });
-    const id = newSubscriptionId();
-    const secret = newSigningSecret();
-    try {
-      const item = await createSubscription(resolved, {
-        id,
-        customerId: caller.customerId,
-        ...request,
-        secretSealed: sealSecret(await keyMaterial(resolved), id, secret),
-        nowMs: resolved.now(),
-      });
-      return ok(201, { ...subscriptionView(item), secret });
-    } catch (error) {
-      if (error instanceof SubscriptionLimitReached) {
-        throw new ApiError(
-          409,
-          'webhook_limit_reached',
-          `This customer has ${maxSubscriptionsPerCustomer} webhook subscriptions, the most allowed; delete one first.`,
-        );
-      }
-      throw error;
-    }
+    const { item, secret } = await subscribeCustomer(resolved, {
+      customerId: caller.customerId,
+      request,
+      keyMaterial: await keyMaterial(resolved),
+      nowMs: resolved.now(),
+    });
+    return ok(201, { ...subscriptionView(item), secret });
   });
 
 /** GET /developer/api/webhooks/: the key's customer's subscriptions (never their secrets), oldest first. */

@@ -2,9 +2,10 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
-import { deliveriesFragment, escapeHtml, recentDeliveries } from '../../local/deliveries-fragment';
+import { deliveriesTable } from '../../local/console/sections/webhooks';
 import type { LocalRuntime } from '../../local/runtime';
 import type { WebhookDeliveryItem } from '../../shared/db/items';
+import { listDeliveries } from '../../shared/webhooks/deliveries';
 import { testDynamoClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { call, eventually } from './support/http';
@@ -13,7 +14,8 @@ import { callerPool, sims, webhookSeed } from './support/seed';
 /**
  * Issue #15, point 5, on the local runtime: the webhook inbox can be subscribed with no setup,
  * `POST {base}/_local/sims/<iccid>` and the admin CLI's `set-sim` change a SIM so that the
- * stream (read from DynamoDB Local) makes the events, and the console's deliveries fragment.
+ * stream (read from DynamoDB Local) makes the events, and the console's table of delivery attempts
+ * (local/console/sections/webhooks.ts; the page itself: test/local/developer-console.test.ts).
  */
 
 let runtime: LocalRuntime;
@@ -74,10 +76,10 @@ describe('lifecycle events on one machine', () => {
     await eventually(() => (inboxEvents('usage.updated').length === 2 ? true : undefined));
     expect(inboxEvents('line.suspended')).toHaveLength(1);
 
-    const fragment = deliveriesFragment(await recentDeliveries({ db, tableName: runtime.tableName }));
-    expect(fragment).toContain('<h2>Webhook deliveries</h2>');
-    expect(fragment.match(/<tr class="ok">/g)).toHaveLength(3);
-    expect(fragment).toContain(`<td>${id}</td><td>line.suspended</td>`);
+    const table = deliveriesTable(await listDeliveries({ db, tableName: runtime.tableName }, 'acme', id)).markup;
+    expect(table).toContain('<table class="deliveries">');
+    expect(table.match(/<span class="status status-delivered">delivered<\/span> HTTP 200/g)).toHaveLength(3);
+    expect(table).toContain('<td><code>line.suspended</code></td>');
   });
 
   it('refuses bad changes with JSON errors', async () => {
@@ -113,18 +115,18 @@ describe('lifecycle events on one machine', () => {
     });
   });
 
-  it('escapes every value of the deliveries fragment', () => {
+  it('escapes every value of the console\'s delivery attempts', () => {
     const hostile = {
       PK: 'x', SK: 'x', type: 'webhook_delivery', subscription_id: 'wh_<script>', event_id: 'evt_"&\'', event_type: 'line.suspended',
       attempt: 2, outcome: 'failed', http_status: null, error: 'refused_url: <img src=x onerror=alert(1)>', attempted_at: '2026-11-25T12:00:00+00:00',
-      next_attempt_at: null, expires_at: 0,
+      next_attempt_at: '<b>soon</b>', expires_at: 0,
     } as WebhookDeliveryItem;
-    const fragment = deliveriesFragment([hostile]);
-    expect(fragment).not.toContain('<script>');
-    expect(fragment).not.toContain('<img');
-    expect(fragment).toContain('<td>wh_&lt;script&gt;</td><td>line.suspended</td><td>evt_&quot;&amp;&#39;</td><td>2</td>');
-    expect(fragment).toContain('<td>failed: refused_url: &lt;img src=x onerror=alert(1)&gt;</td>');
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
-    expect(deliveriesFragment([])).toBe('<section class="webhook-deliveries"><h2>Webhook deliveries</h2><p>No deliveries yet.</p></section>');
+    const table = deliveriesTable([hostile]).markup;
+    expect(table).not.toContain('<img');
+    expect(table).not.toContain('<b>');
+    expect(table).toContain(
+      '<tr><td>2026-11-25T12:00:00+00:00</td><td><code>line.suspended</code></td><td><code>evt_&quot;&amp;&#39;</code></td><td>2</td><td><span class="status status-failed">failed</span> refused_url: &lt;img src=x onerror=alert(1)&gt;</td><td>&lt;b&gt;soon&lt;/b&gt;</td></tr>',
+    );
+    expect(deliveriesTable([]).markup).toBe('<p class="empty">No delivery attempts yet.</p>');
   });
 });

@@ -8,6 +8,8 @@ import { checkoutExamples } from '../../local/checkout-examples';
 import type { LocalRuntime } from '../../local/runtime';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { pageSecurityPolicy } from '../../local/console/http';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { gsi1Partition } from '../../shared/db/keys';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
 import { startTestRuntime } from '../support/runtime';
 import { eventually } from './eventually';
@@ -20,6 +22,8 @@ import { rawRequest } from './http-client';
 // errors and its protections. STRIPE_SECRET_KEY unset: the runtime runs the Stripe emulator.
 const seed = JSON.parse(readFileSync(demoSeedFile, 'utf8')) as unknown;
 const credentials = demoCredentials(seed);
+/** The demo SIM of the credentials, and its owner (the customer whose subscriptions its lifecycle events go to first). */
+const demoSim = (seed as { sims: Array<{ iccid: string; customer: string; status: string; data_used_mb: string }> }).sims.find((sim) => sim.iccid === credentials.iccid)!;
 const iotExample = checkoutExamples.find((example) => example.path === '/api/v1/iot-physical-checkout')!;
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or another binary named by CHROMIUM_PATH. */
@@ -86,6 +90,20 @@ const postAction = (path: string, form: Record<string, string>, headers: Record<
     body: new URLSearchParams(form),
     redirect: 'manual',
   });
+
+/** A SIM's status and usage as the table holds them (its ICCID lookup, GSI1). */
+const simState = async (iccid: string) => {
+  const found = await db.send(
+    new QueryCommand({
+      TableName: runtime.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+      ExpressionAttributeValues: { ':pk': gsi1Partition.simByIccid(iccid), ':sk': 'SIM' },
+    }),
+  );
+  const sim = found.Items?.[0];
+  return sim && { status: sim.status as string, data_used_mb: sim.data_used_mb as string };
+};
 
 const errorOf = async (response: Response) => ({
   status: response.status,
@@ -177,6 +195,56 @@ describe('the developer console in Chromium', () => {
       expect(JSON.parse((await delivery.locator('pre').first().textContent()) ?? '')).toMatchObject({ message_id: messageId, status: 'delivered' });
     });
   });
+  it('subscribes the webhook inbox and suspends a SIM on the page: the signed line.suspended arrives in the inbox and in the subscription\'s deliveries', async () => {
+    const customer = page.locator(`#webhooks article#webhooks-${demoSim.customer}`);
+    const simRow = page.locator(`#sims tr#sim-${demoSim.iccid}`);
+    await page.goto(runtime.consoleUrl);
+    expect(await customer.locator('.subscription').count()).toBe(0);
+    expect(await simRow.locator('td').evaluateAll((cells) => cells.slice(0, 4).map((cell) => cell.textContent))).toEqual([
+      demoSim.iccid, expect.stringMatching(new RegExp(` ${demoSim.customer}$`)), demoSim.status, demoSim.data_used_mb,
+    ]);
+    expect(await simRow.locator('select[name="status"] option').allTextContents()).toEqual(['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial']);
+
+    await Promise.all([
+      page.waitForURL(`${runtime.consoleUrl}#webhooks-${demoSim.customer}`),
+      customer.getByRole('button', { name: 'Subscribe the webhook inbox' }).click(),
+    ]);
+    const subscription = customer.locator('.subscription');
+    expect(await subscription.count()).toBe(1);
+    const subscriptionId = (await subscription.getAttribute('id'))!.replace(/^webhook-/, '');
+    expect(subscriptionId).toMatch(/^wh_[0-9a-f]{24}$/);
+    expect(await subscription.locator('h4 .status').textContent()).toBe('active');
+    expect(await subscription.locator('dd').allTextContents()).toEqual(expect.arrayContaining([
+      `${runtime.inbox.url}lifecycle`, 'line.activated, line.suspended, usage.updated, identity.rotated, identity.verified',
+    ]));
+    expect(await customer.getByRole('button', { name: 'Subscribe the webhook inbox' }).count()).toBe(0);
+    expect(await page.locator('#activity li').first().textContent()).toContain(`Subscribed the webhook inbox for customer ${demoSim.customer}: ${subscriptionId} `);
+    expect(await page.locator('main').textContent()).not.toMatch(/whsec_/);
+
+    await simRow.locator('select[name="status"]').selectOption('suspended');
+    await Promise.all([page.waitForURL(`${runtime.consoleUrl}#sim-${demoSim.iccid}`), simRow.getByRole('button', { name: 'Change' }).click()]);
+    expect(await simRow.locator('.status').textContent()).toBe('suspended');
+    expect(await page.locator('#activity li').first().textContent()).toMatch(
+      new RegExp(`Changed SIM ${demoSim.iccid}: status suspended, data_used_mb ${demoSim.data_used_mb.replace('.', '\\.')}; the table's stream makes its lifecycle events\\.$`),
+    );
+    expect(await simState(demoSim.iccid)).toEqual({ status: 'suspended', data_used_mb: demoSim.data_used_mb });
+
+    await onConsole(async () => {
+      const delivery = page.locator('#inbox article.delivery').filter({ hasText: '"line.suspended"' }).filter({ hasText: demoSim.iccid });
+      expect(await delivery.count()).toBe(1);
+      expect(await delivery.locator('dd .status').textContent()).toBe('verified');
+      expect(await delivery.locator('dd').nth(1).textContent()).toBe(`verified with the signing secret of subscription ${subscriptionId} of customer ${demoSim.customer}`);
+      const event = JSON.parse((await delivery.locator('pre').first().textContent()) ?? '') as { id: string; type: string; data: Record<string, unknown> };
+      expect(event).toMatchObject({ type: 'line.suspended', data: { iccid: demoSim.iccid, status: 'suspended' } });
+      const attempts = await subscription.locator('table.deliveries tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(1).map((cell) => cell.textContent)));
+      expect(attempts.filter(([type]) => type === 'line.suspended')).toEqual([['line.suspended', event.id, '1', 'delivered HTTP 200', '—']]);
+    });
+
+    // Back as it was, for the tests that follow (a line.activated to the inbox).
+    const restored = await fetch(`${runtime.baseUrl}/_local/sims/${demoSim.iccid}`, { method: 'POST', body: JSON.stringify({ status: demoSim.status }) });
+    expect(restored.status).toBe(200);
+  });
+
   it('shows an e-mail dropped in the outbox as text, and its HTML body only in a script-less sandbox', async () => {
     const name = '20990101T000000000Z-hostile-000000.eml';
     writeFileSync(
@@ -333,5 +401,65 @@ describe('the developer console over HTTP', () => {
     expect(pdf.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
     const missingPart = pdfLink![1]!.replace(/\/parts\/\d+$/, '/parts/99');
     expect(await errorOf(await fetch(`${runtime.baseUrl}${missingPart}`))).toMatchObject({ status: 404, body: { code: 'outbox_part_not_found' } });
+  });
+
+  it('changes a SIM through its form action only with the form token, and answers bad values with the JSON errors of /_local/sims', async () => {
+    const token = await formToken();
+    const change = (iccid: string, form: Record<string, string>, headers: Record<string, string> = {}) => postAction(`/sim-changes/${iccid}`, form, headers);
+    expect(await errorOf(await change(demoSim.iccid, { status: 'cancelled' }))).toEqual({
+      status: 403, type: 'application/json', body: { detail: "The form token is missing or not this console's: reload the console and try again.", code: 'invalid_form_token' },
+    });
+    expect(await errorOf(await change(demoSim.iccid, { token, status: 'cancelled' }, { Origin: 'https://evil.example' }))).toEqual({
+      status: 403, type: 'application/json', body: { detail: "Console actions are accepted from the console's own pages only.", code: 'cross_site_request' },
+    });
+    expect(await errorOf(await change(demoSim.iccid, { token, status: 'lost' }))).toEqual({
+      status: 400, type: 'application/json', body: { detail: 'status must be one of active, inactive, suspended, cancelled, stock, dispatched, trial.', code: 'invalid_request' },
+    });
+    expect(await errorOf(await change(demoSim.iccid, { token, status: 'cancelled', data_used_mb: '12.345' }))).toEqual({
+      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a non-negative number of megabytes with at most two decimals.', code: 'invalid_request' },
+    });
+    expect(await errorOf(await change(demoSim.iccid, { token, data_used_mb: 'lots' }))).toEqual({
+      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a non-negative number of megabytes with at most two decimals.', code: 'invalid_request' },
+    });
+    expect(await errorOf(await change(demoSim.iccid, { token, status: '', data_used_mb: ' ' }))).toEqual({
+      status: 400, type: 'application/json', body: { detail: 'give status, data_used_mb or both.', code: 'invalid_request' },
+    });
+    expect(await errorOf(await change('8944500000000009999', { token, status: 'active' }))).toEqual({
+      status: 404, type: 'application/json', body: { detail: 'no SIM with ICCID 8944500000000009999.', code: 'not_found' },
+    });
+    const get = await fetch(`${runtime.baseUrl}/_local/sim-changes/${demoSim.iccid}`);
+    expect([get.status, get.headers.get('allow'), await get.json()]).toEqual([405, 'POST', { detail: 'GET is not allowed here: use POST.', code: 'method_not_allowed' }]);
+    expect(await simState(demoSim.iccid)).toEqual({ status: demoSim.status, data_used_mb: demoSim.data_used_mb });
+
+    // A script asking for JSON gets the SIM as /_local/sims answers it; a browser is sent back to the SIM's row.
+    const changed = await change(demoSim.iccid, { token, data_used_mb: '99.5' }, { Accept: 'application/json' });
+    expect([changed.status, changed.headers.get('content-type')]).toEqual([200, 'application/json']);
+    expect(await changed.json()).toMatchObject({ iccid: demoSim.iccid, status: demoSim.status, usage: { data_used_mb: '99.50', data_overage_mb: '0.00' } });
+    const back = await change(demoSim.iccid, { token, status: demoSim.status, data_used_mb: demoSim.data_used_mb });
+    expect([back.status, back.headers.get('location')]).toEqual([303, `/_local/#sim-${demoSim.iccid}`]);
+    expect(await simState(demoSim.iccid)).toEqual({ status: demoSim.status, data_used_mb: demoSim.data_used_mb });
+  });
+
+  it('subscribes the webhook inbox for a known customer once, never showing the secret', async () => {
+    const token = await formToken();
+    const subscribe = (customer: string, form: Record<string, string>) => postAction(`/webhooks/${customer}/subscribe-inbox`, form, { Accept: 'application/json' });
+    expect(await errorOf(await subscribe('globex', {}))).toEqual({
+      status: 403, type: 'application/json', body: { detail: "The form token is missing or not this console's: reload the console and try again.", code: 'invalid_form_token' },
+    });
+    expect(await errorOf(await subscribe('no-such-customer', { token }))).toEqual({
+      status: 404, type: 'application/json', body: { detail: 'There is no customer "no-such-customer".', code: 'customer_not_found' },
+    });
+    const first = await subscribe('globex', { token });
+    const created = (await first.json()) as { id: string; created_at: string };
+    expect([first.status, created]).toEqual([201, {
+      id: expect.stringMatching(/^wh_[0-9a-f]{24}$/), url: `${runtime.inbox.url}lifecycle`,
+      events: ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'],
+      description: 'The local webhook inbox (subscribed from the developer console)', status: 'active', created_at: created.created_at,
+    }]);
+    const again = await subscribe('globex', { token });
+    expect([again.status, await again.json()]).toEqual([200, created]);
+    const page = await (await fetch(runtime.consoleUrl)).text();
+    expect(page).toContain(`The webhook inbox is subscribed (<a href="#webhook-${created.id}">${created.id}</a>)`);
+    expect(page).not.toContain('whsec_');
   });
 });

@@ -1,4 +1,4 @@
-/** The console's webhook inbox: every request the local HTTPS inbox received (a delivery receipt sent to its callback_url), with whether its signature verifies. */
+/** The console's webhook inbox: every request the local HTTPS inbox received (a delivery receipt sent to its callback_url, a lifecycle event to a subscription), with whether its signature verifies. */
 import { html } from '../html';
 import type { InboxDelivery } from '../../webhook-inbox';
 import type { ConsoleSection } from '../section';
@@ -10,7 +10,13 @@ export const inboxShown = 100;
 
 const signatureOf = (delivery: InboxDelivery) => {
   const signature = delivery.signature;
-  if (signature.status === 'verified') return html`${statusBadge('verified')} with the receipt secret of customer <code>${signature.owner}</code>`;
+  if (signature.status === 'verified') {
+    // local/inbox-secrets.ts names a subscription's secret `<customer> webhook <subscription id>`.
+    const subscription = /^(.+) webhook (wh_[0-9a-f]+)$/.exec(signature.owner);
+    return subscription
+      ? html`${statusBadge('verified')} with the signing secret of subscription <a href="#webhook-${subscription[2]}"><code>${subscription[2]}</code></a> of customer <code>${subscription[1]}</code>`
+      : html`${statusBadge('verified')} with the receipt secret of customer <code>${signature.owner}</code>`;
+  }
   if (signature.status === 'invalid') return html`${statusBadge('invalid')} ${signature.reason}`;
   return statusBadge('unsigned');
 };
