@@ -28,6 +28,7 @@ import { simsSection } from './sections/sims';
 import { smsSection } from './sections/sms';
 import { webhooksSection } from './sections/webhooks';
 import type { ConsoleSources } from './sources';
+import { logger } from '../../shared/observability/logger';
 
 export type { ConsoleSources } from './sources';
 
@@ -148,7 +149,7 @@ export const createDeveloperConsole = (
           sendError(request, response, error);
           return;
         }
-        console.error(JSON.stringify({ level: 'ERROR', message: 'developer console failed', path, error: error instanceof Error ? error.stack : String(error) }));
+        logger.error('developer console failed', { component: 'local-console', path, error: error instanceof Error ? error : String(error) });
         request.resume();
         sendError(request, response, new ApiError(500, 'internal_error', 'The developer console failed; the runtime\'s log says why.'));
       }

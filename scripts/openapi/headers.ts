@@ -13,7 +13,14 @@ export interface HeaderObject {
 }
 
 /** Headers on every answer of every operation. */
-export const commonResponseHeaders: Record<string, HeaderObject> = {};
+export const commonResponseHeaders: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description:
+      'The request\'s id (API Gateway\'s request id), also the correlation id of every log line of its handling, on the queues and in the consumers (docs/operations.md). Quote it when asking about a request.',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  },
+};
 
 const integer = { type: 'integer', minimum: 0 } as const;
 

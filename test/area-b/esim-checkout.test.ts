@@ -15,6 +15,7 @@ import {
   uuidPattern,
 } from './support/checkout-api';
 import type { StripeStandIn } from '../support/shop-runtime';
+import { logLinesOf, metricLines } from '../support/log-lines';
 
 const path = '/api/v1/checkout';
 
@@ -427,10 +428,18 @@ describe('B1 payment processor failures', () => {
     for (const mode of ['server_error', 'card_declined'] as const) {
       stripe.setMode(mode);
       const requestsBefore = stripe.requests.length;
-      const answer = await post(runtime.baseUrl, path, body({ cart: [line('TRAVEL-EU-5GB', 2)] }));
+      let answer!: Awaited<ReturnType<typeof post>>;
+      const lines = await logLinesOf(async () => {
+        answer = await post(runtime.baseUrl, path, body({ cart: [line('TRAVEL-EU-5GB', 2)] }));
+      });
       expect(errorParts(answer)).toEqual(
         errorAnswer(502, 'stripe_error', 'The payment processor could not create the payment intent; try again later.'),
       );
+      // Counted as a failed payment intent (docs/operations.md), on the request's correlation id.
+      const failed = metricLines(lines).filter((metric) => 'PaymentIntentsFailed' in metric);
+      expect(failed).toEqual([
+        expect.objectContaining({ PaymentIntentsFailed: 1, code: expect.any(String), correlation_id: answer.headers.get('x-request-id') }),
+      ]);
       const attempt = stripe.requests[requestsBefore]!;
       const orderId = attempt.metadata.order_id!;
       expect(attempt).toMatchObject({ amount: 2880, currency: 'gbp', idempotencyKey: `order-${orderId}` });
