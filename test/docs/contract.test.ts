@@ -9,7 +9,10 @@ import { startTestRuntime } from '../support/runtime';
  * does not describe, and every test runtime's gateway runs it on each answer.
  */
 
+/** Every answer's request id (docs/openapi.json's commonResponseHeaders). */
+const requestId = { 'x-request-id': '1f0c9a52-3b7e-4a8e-9d4f-5c2b6a7e8d90' };
 const rateLimit = {
+  ...requestId,
   'x-ratelimit-limit-burst': '10',
   'x-ratelimit-remaining-burst': '9',
   'x-ratelimit-limit-minute': '60',
@@ -68,6 +71,10 @@ describe('the response check', () => {
     const { 'x-ratelimit-remaining-hour': _hour, ...fewer } = rateLimit;
     expect(contractProblems(answer({ headers: { 'content-type': 'application/json', ...fewer } }))).toEqual([
       'required header X-RateLimit-Remaining-Hour is missing',
+    ]);
+    const { 'x-request-id': _id, ...anonymous } = rateLimit;
+    expect(contractProblems(answer({ headers: { 'content-type': 'application/json', ...anonymous } }))).toEqual([
+      'required header X-Request-Id is missing',
     ]);
     expect(contractProblems(answer({ headers: { ...rateLimit, 'content-type': 'text/plain' } }))).toEqual([
       'content type "text/plain" is not application/json',
