@@ -1,6 +1,7 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { AwsConfig } from '../config/function-config';
 import { correlationAttributes } from '../observability/queue-correlation';
+import { sqsClient } from '../queues/sqs-client';
 
 /** The delivery receipt posted to callback_url (spec "Delivery receipt"), exactly these fields. */
 export interface DeliveryReceipt {
@@ -24,17 +25,6 @@ export interface ReceiptQueue {
   enqueue(item: QueuedReceipt): Promise<void>;
 }
 
-const clients = new Map<string, SQSClient>();
-
-const sqsClient = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>): SQSClient => {
-  const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
-  let client = clients.get(cacheKey);
-  if (!client) {
-    client = new SQSClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
-    clients.set(cacheKey, client);
-  }
-  return client;
-};
 
 /**
  * The callbacks queue over SQS (SendMessage to CALLBACK_QUEUE_URL), with the correlation ids

@@ -1,14 +1,13 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { AwsConfig } from '../config/function-config';
 import { correlationAttributes } from '../observability/queue-correlation';
+import { sqsClient } from '../queues/sqs-client';
 import type { FulfilmentMessage } from './message';
 
 /** Puts payment events onto the fulfilment queue. */
 export interface FulfilmentQueue {
   enqueue(message: FulfilmentMessage): Promise<void>;
 }
-
-const clients = new Map<string, SQSClient>();
 
 /**
  * The fulfilment queue over SQS (SendMessage to FULFILMENT_QUEUE_URL), with the webhook
@@ -17,13 +16,7 @@ const clients = new Map<string, SQSClient>();
  */
 export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
   enqueue: async (message) => {
-    const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
-    let client = clients.get(cacheKey);
-    if (!client) {
-      client = new SQSClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
-      clients.set(cacheKey, client);
-    }
-    await client.send(
+    await sqsClient(config).send(
       new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: correlationAttributes() }),
     );
   },

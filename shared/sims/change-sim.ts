@@ -1,7 +1,8 @@
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../db/items';
-import { gsi1Partition, key } from '../db/keys';
+import { key } from '../db/keys';
 import { isoWithOffset } from './sim-object';
+import { readSimByIccid } from './sim-by-iccid';
 
 /** The SIM status values of the specification. */
 export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
@@ -51,17 +52,8 @@ export const changeSim = async (
   change: SimChange,
   nowMs: number,
 ): Promise<SimItem> => {
-  const found = await table.db.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': gsi1Partition.simByIccid(iccid), ':sk': 'SIM' },
-      Limit: 1,
-    }),
-  );
-  const sim = found.Items?.[0] as SimItem | undefined;
-  if (!sim || sim.type !== 'sim') throw new SimChangeRefused(`no SIM with ICCID ${iccid}`);
+  const sim = await readSimByIccid(table, iccid);
+  if (!sim) throw new SimChangeRefused(`no SIM with ICCID ${iccid}`);
   const updated: SimItem = {
     ...sim,
     ...(change.status ? { status: change.status } : {}),

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CustomerItem, SimItem } from '../db/items';
-import { gsi1Partition, key } from '../db/keys';
+import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
+import { readSimByIccid } from '../sims/sim-by-iccid';
 
 /** What finding a SIM needs: the single table. */
 export interface SimTable {
@@ -22,17 +23,8 @@ const notFound = () => new ApiError(404, 'not_found', 'Not found.');
  */
 export const findSimInScope = async (table: SimTable, iccid: string, scopeCustomerId: string): Promise<SimItem> => {
   if (!isValidIccid(iccid)) throw notFound();
-  const result = await table.db.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': gsi1Partition.simByIccid(iccid), ':sk': 'SIM' },
-      Limit: 1,
-    }),
-  );
-  const sim = result.Items?.[0] as SimItem | undefined;
-  if (!sim || sim.type !== 'sim' || !(sim.customer_path ?? []).includes(scopeCustomerId)) throw notFound();
+  const sim = await readSimByIccid(table, iccid);
+  if (!sim || !(sim.customer_path ?? []).includes(scopeCustomerId)) throw notFound();
   return sim;
 };
 

@@ -11,12 +11,13 @@ import { sqsConsumer } from '../queues/consumer';
 import { queueDefinition } from '../topology/queues';
 import { deliverEvent, type DeliverySettings } from './deliver';
 import { recordDeliveryAttempt } from './deliveries';
-import { parseDeliveryJob, queueClient, type DeliveryJob } from './delivery-queue';
+import { parseDeliveryJob, type DeliveryJob } from './delivery-queue';
 import { retryDelaySeconds } from './retry-schedule';
 import { openSecret } from './secret-box';
 import { readSubscription } from './subscriptions';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
+import { sqsClient } from '../queues/sqs-client';
 
 /** What the deliver-webhook consumer needs. */
 export interface DeliveryConsumerDeps extends DeliverySettings {
@@ -40,7 +41,7 @@ export interface DeliveryConsumerDeps extends DeliverySettings {
 export const deliveryConsumerDeps = (config: FunctionConfig<'deliver-webhook'>): DeliveryConsumerDeps => ({
   db: documentClient(config),
   tableName: config.tableName,
-  sqs: queueClient(config),
+  sqs: sqsClient(config),
   queueUrl: config.deliveryQueueUrl,
   retrySchedule: config.retrySchedule,
   maxAttempts: queueDefinition('webhook-deliveries').maxReceiveCount,

@@ -1,5 +1,4 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { AwsConfig } from '../config/function-config';
 import { isEventType, type LifecycleEvent } from './event-types';
 import { correlationAttributes } from '../observability/queue-correlation';
 
@@ -15,18 +14,6 @@ export interface DeliveryQueue {
   enqueue(jobs: DeliveryJob[]): Promise<void>;
 }
 
-const clients = new Map<string, SQSClient>();
-
-/** The SQS client of a configuration, built once per container (locally the SQS emulator). */
-export const queueClient = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>): SQSClient => {
-  const cacheKey = `${config.region}|${config.sqsEndpoint ?? ''}`;
-  let client = clients.get(cacheKey);
-  if (!client) {
-    client = new SQSClient({ region: config.region, ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}) });
-    clients.set(cacheKey, client);
-  }
-  return client;
-};
 
 /**
  * The webhook-deliveries queue over SQS: SendMessageBatch in tens. Throws when any message

@@ -4,12 +4,13 @@ import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import type { CustomerItem, WebhookSubscriptionItem } from '../db/items';
 import { key } from '../db/keys';
-import { queueClient, sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
+import { sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
 import { eventFor, lifecycleChanges, type LifecycleChange } from './stream-changes';
 import { listSubscriptions } from './subscriptions';
 import { logKeys, withInvocation, withLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
+import { sqsClient } from '../queues/sqs-client';
 
 /** What the stream consumer needs: the table (subscriptions, customers) and the delivery queue. */
 export interface PublishDeps {
@@ -22,7 +23,7 @@ export interface PublishDeps {
 export const publishDeps = (config: FunctionConfig<'publish-lifecycle-events'>): PublishDeps => ({
   db: documentClient(config),
   tableName: config.tableName,
-  queue: sqsDeliveryQueue(queueClient(config), config.deliveryQueueUrl),
+  queue: sqsDeliveryQueue(sqsClient(config), config.deliveryQueueUrl),
 });
 
 /** A customer's path (top-level group first), read from its item; undefined for an unknown customer. */
