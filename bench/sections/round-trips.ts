@@ -146,7 +146,8 @@ const recordRoundTripTargets = (context: SectionContext, figures: RoundTripFigur
         context.targets.skip({ section, id: 'sim-read-calls', subject: figure.route, target: '≤ 4 calls in ≤ 2 round trips', reason: figure.note ?? 'no 200 answer' });
       }
     }
-    if (figure.success?.listProblems) {
+    // The SIM list's read plan (scope Queries, then one read of the page's SIMs); the webhook lists page no SIMs.
+    if (figure.route === 'list-sims' && figure.success?.listProblems) {
       const sim = figures.find((other) => other.route === 'get-sim')?.success;
       context.targets.check({
         section, id: 'list-page-calls', subject: figure.route,

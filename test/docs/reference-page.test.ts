@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { buildReferenceSite } from '../../scripts/docs';
@@ -10,6 +10,7 @@ import { openApiPath } from '../../scripts/openapi/render';
 import { routes } from '../../shared/topology/routes';
 import { eventTypes } from '../../shared/webhooks/event-types';
 import { startTestRuntime } from '../support/runtime';
+import { launchChromium } from '../support/chromium';
 
 /**
  * The reference page (issue #13 point 4) in headless Chromium from Debian (/usr/bin/chromium,
@@ -18,7 +19,6 @@ import { startTestRuntime } from '../support/runtime';
  * an example request, logs no console error and sends no request off the machine.
  */
 
-const chromiumPath = '/usr/bin/chromium';
 const document = JSON.parse(readFileSync(openApiPath, 'utf8'));
 const summaries: string[] = [
   ...Object.values(document.paths as Record<string, Record<string, { summary: string }>>).flatMap((item) => Object.values(item).map((operation) => operation.summary)),
@@ -72,11 +72,7 @@ describe('the API reference page in headless Chromium', () => {
   let siteDir: string;
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get update && apt-get install -y chromium`);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium('The reference page test');
     runtime = await startTestRuntime();
     // The static site as npm run docs builds it, served as plain files.
     siteDir = mkdtempSync(join(tmpdir(), 'reference-site-'));

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeedFile } from '../../local/cli-options';
 import { demoCredentials } from '../../local/demo-credentials';
@@ -14,6 +14,7 @@ import { documents, post, readOrder, serviceToken } from '../area-b/support/chec
 import { startTestRuntime } from '../support/runtime';
 import { eventually } from './eventually';
 import { rawRequest } from './http-client';
+import { launchChromium } from '../support/chromium';
 
 // The developer console (issue #12 point 4) end to end in headless Chromium (Debian's
 // `chromium`, driven by playwright-core; .ci/run installs it): a checkout over the API, then
@@ -26,10 +27,6 @@ const credentials = demoCredentials(seed);
 const demoSim = (seed as { sims: Array<{ iccid: string; customer: string; status: string; data_used_mb: string }> }).sims.find((sim) => sim.iccid === credentials.iccid)!;
 const iotExample = checkoutExamples.find((example) => example.path === '/api/v1/iot-physical-checkout')!;
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or another binary named by CHROMIUM_PATH. */
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-/** Headless, no sandbox (CI runs as root), nothing fetched from the network. */
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let runtime: LocalRuntime;
 let browser: Browser;
@@ -40,10 +37,7 @@ const db = documents();
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } });
-  if (!existsSync(chromiumPath)) {
-    throw new Error(`The developer console test needs Chromium at ${chromiumPath}: apt-get install chromium (Debian), or set CHROMIUM_PATH.`);
-  }
-  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  browser = await launchChromium('The developer console test');
   page = await browser.newPage({ acceptDownloads: true });
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
