@@ -249,8 +249,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     // certificate is trusted by the handlers' outbound calls beside any NODE_EXTRA_CA_CERTS given.
     inbox = await startWebhookInbox({
       secrets: async () => [
-        ...(env.CALLBACK_SIGNING_SECRET ? await customerReceiptSecrets(dynamo, tableName, env.CALLBACK_SIGNING_SECRET) : []),
-        ...(env.WEBHOOK_SECRETS_KEY ? await subscriptionSecrets(dynamo, tableName, env.WEBHOOK_SECRETS_KEY) : []),
+        ...(env.CALLBACK_SIGNING_SECRET ? await customerReceiptSecrets({ db: documents, tableName }, env.CALLBACK_SIGNING_SECRET) : []),
+        ...(env.WEBHOOK_SECRETS_KEY ? await subscriptionSecrets({ db: documents, tableName }, env.WEBHOOK_SECRETS_KEY) : []),
       ],
     });
     const runningInbox = inbox;

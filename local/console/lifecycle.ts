@@ -6,10 +6,11 @@
  * small, and the service itself has no "all customers" or "all SIMs" access pattern, on
  * purpose. Local runtime only.
  */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CustomerItem, SimItem, WebhookDeliveryItem, WebhookSubscriptionItem } from '../../shared/db/items';
 import { listDeliveries } from '../../shared/webhooks/deliveries';
 import { listSubscriptions } from '../../shared/webhooks/subscriptions';
+import { scanItemsOfType } from '../scan-items';
 
 /** The table the console reads. */
 export interface LifecycleTable {
@@ -29,31 +30,9 @@ export interface ConsoleCustomer {
   subscriptions: ConsoleSubscription[];
 }
 
-/** Every item of one type (all Scan pages), with only `attributes` read. */
-const scanType = async <T>(table: LifecycleTable, type: string, attributes: string[]): Promise<T[]> => {
-  const found: T[] = [];
-  const names = Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name]));
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.db.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        FilterExpression: '#type = :type',
-        ProjectionExpression: Object.keys(names).join(', '),
-        ExpressionAttributeNames: { '#type': 'type', ...names },
-        ExpressionAttributeValues: { ':type': type },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((page.Items ?? []) as T[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
-
 /** Every customer by id, each with its subscriptions and their newest `deliveriesPerSubscription` attempts. */
 export const listCustomerSubscriptions = async (table: LifecycleTable, deliveriesPerSubscription: number): Promise<ConsoleCustomer[]> => {
-  const customers = await scanType<ConsoleCustomer['customer']>(table, 'customer', ['id', 'name', 'parent']);
+  const customers = await scanItemsOfType<ConsoleCustomer['customer']>(table, 'customer', ['id', 'name', 'parent']);
   customers.sort((left, right) => left.id.localeCompare(right.id));
   return Promise.all(
     customers.map(async (customer) => ({
@@ -73,6 +52,6 @@ export type ConsoleSim = Pick<SimItem, 'id' | 'iccid' | 'customer_id' | 'custome
 
 /** Every SIM, by ICCID. */
 export const listSims = async (table: LifecycleTable): Promise<ConsoleSim[]> =>
-  (await scanType<ConsoleSim>(table, 'sim', ['id', 'iccid', 'customer_id', 'customer_name', 'status', 'data_used_mb', 'updated_at'])).sort((left, right) =>
+  (await scanItemsOfType<ConsoleSim>(table, 'sim', ['id', 'iccid', 'customer_id', 'customer_name', 'status', 'data_used_mb', 'updated_at'])).sort((left, right) =>
     left.iccid.localeCompare(right.iccid),
   );

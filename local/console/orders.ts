@@ -5,9 +5,10 @@
  * query (shared/fulfilment/orders.ts loadOrderWithEffects, the `ORDER#<id>` partition built in
  * shared/db/keys.ts), so the console shows exactly what fulfilment sees. Local runtime only.
  */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FulfilmentEffectItem, OrderItem } from '../../shared/db/items';
 import { loadOrderWithEffects } from '../../shared/fulfilment/orders';
+import { scanItemsOfType } from '../scan-items';
 
 /** Where the console reads orders. */
 export interface OrderSource {
@@ -22,25 +23,11 @@ export interface ConsoleOrder {
 }
 
 /** The ids and creation times of every order in the table (all Scan pages). */
-const orderIds = async (source: OrderSource): Promise<Array<{ id: string; created_at: string }>> => {
-  const found: Array<{ id: string; created_at: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await source.db.send(
-      new ScanCommand({
-        TableName: source.tableName,
-        FilterExpression: '#type = :order',
-        ProjectionExpression: '#id, #created',
-        ExpressionAttributeNames: { '#type': 'type', '#id': 'id', '#created': 'created_at' },
-        ExpressionAttributeValues: { ':order': 'order' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push({ id: String(item.id), created_at: String(item.created_at ?? '') });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
+const orderIds = async (source: OrderSource): Promise<Array<{ id: string; created_at: string }>> =>
+  (await scanItemsOfType<{ id: unknown; created_at?: unknown }>(source, 'order', ['id', 'created_at'])).map((item) => ({
+    id: String(item.id),
+    created_at: String(item.created_at ?? ''),
+  }));
 
 /** The newest `limit` orders with their effects; `total` counts every order in the table. */
 export const listOrders = async (source: OrderSource, limit: number): Promise<{ orders: ConsoleOrder[]; total: number }> => {

@@ -1,0 +1,31 @@
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * Every item of one `type` in the table (all Scan pages), with only `attributes` read when
+ * they are given. For the local runtime's own views (the console, the inbox's secrets), over a
+ * small local table: the service itself never scans.
+ */
+export const scanItemsOfType = async <T>(
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  type: string,
+  attributes?: string[],
+): Promise<T[]> => {
+  const found: T[] = [];
+  const names = Object.fromEntries((attributes ?? []).map((name, index) => [`#a${index}`, name]));
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.db.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        FilterExpression: '#type = :type',
+        ...(attributes ? { ProjectionExpression: Object.keys(names).join(', ') } : {}),
+        ExpressionAttributeNames: { '#type': 'type', ...names },
+        ExpressionAttributeValues: { ':type': type },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...((page.Items ?? []) as T[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+};
