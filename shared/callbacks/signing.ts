@@ -22,16 +22,23 @@ const secretBytes = (secret: string): Buffer =>
 export const webhookSignature = (secret: string, id: string, timestampSeconds: number, body: string): string =>
   'v1,' + createHmac('sha256', secretBytes(secret)).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
 
-/** The three Standard Webhooks headers of one delivery. */
+/**
+ * The `webhook-signature` value for several secrets: one `v1,` signature each, space-separated
+ * (Standard Webhooks), so a receiver holding any of them verifies (a rotation's 24 hours).
+ */
+export const webhookSignatures = (secrets: readonly string[], id: string, timestampSeconds: number, body: string): string =>
+  secrets.map((secret) => webhookSignature(secret, id, timestampSeconds, body)).join(' ');
+
+/** The three Standard Webhooks headers of one delivery, signed with one secret or several. */
 export const webhookHeaders = (
-  secret: string,
+  secrets: string | readonly string[],
   id: string,
   timestampSeconds: number,
   body: string,
 ): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> => ({
   'webhook-id': id,
   'webhook-timestamp': String(timestampSeconds),
-  'webhook-signature': webhookSignature(secret, id, timestampSeconds, body),
+  'webhook-signature': webhookSignatures(typeof secrets === 'string' ? [secrets] : secrets, id, timestampSeconds, body),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../shared/callbacks/signing';
 import type { WebhookSubscriptionItem } from '../../shared/db/items';
-import { signatureHeader } from '../../shared/webhooks/deliver';
+import { webhookSignatures } from '../../shared/callbacks/signing';
 import { signingSecrets } from '../../shared/webhooks/delivery-consumer';
 import { defaultRetryScheduleSeconds } from '../../shared/config/function-config';
 import { wholeSecondsList } from '../../shared/config/variables';
@@ -35,7 +35,7 @@ describe('sealed signing secrets', () => {
     expect(signingSecrets(keyMaterial, subscription, rotatedAt + 24 * 3600 * 1000)).toEqual([current]);
 
     const now = Math.floor(Date.now() / 1000);
-    const header = signatureHeader([current, previous], 'evt_1', now, '{"a":1}');
+    const header = webhookSignatures([current, previous], 'evt_1', now, '{"a":1}');
     expect(header.split(' ')).toHaveLength(2);
     for (const secret of [current, previous]) expect(verifyWebhook(secret, { id: 'evt_1', timestamp: String(now), signature: header }, '{"a":1}')).toBe(true);
     expect(verifyWebhook(newSigningSecret(), { id: 'evt_1', timestamp: String(now), signature: header }, '{"a":1}')).toBe(false);
