@@ -4,7 +4,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
+import { cancellationCodes, isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { CustomerItem, UserItem } from '../db/items';
 import { gsi1Partition, key } from '../db/keys';
 import { queryPages } from '../db/query-pages';
@@ -37,9 +37,7 @@ export interface IssuedCredential {
 /** A failed condition: of a single write, or one that cancelled a transaction. */
 const conditionFailed = (error: unknown): boolean => {
   if (isConditionFailure(error)) return true;
-  if (!isTransactionCanceled(error)) return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+  return cancellationCodes(error).includes('ConditionalCheckFailed');
 };
 
 /** Most items in one TransactWriteItems call. */

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../db/batch-get';
 import type { AuthDeps } from './two-factor';
+import { sendUnlessConditionFails } from '../db/conditions';
 import { logger } from '../observability/logger';
 
 /** A verified credential item as authentication read it: its key and whether it is marked used. */
@@ -23,20 +24,18 @@ export const markFirstUse = async (deps: AuthDeps, credentials: ReadCredential[]
   if (unmarked.length === 0) return;
   await Promise.all(
     unmarked.map((credential) =>
-      deps.db
-        .send(
-          new UpdateCommand({
-            TableName: deps.tableName,
-            Key: credential.key,
-            UpdateExpression: 'SET verified_at = :now',
-            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(verified_at)',
-            ExpressionAttributeValues: { ':now': nowIso },
-          }),
-        )
-        .catch((error: Error) => {
-          if (error.name === 'ConditionalCheckFailedException') return;
-          logger.error('credential first use not marked', { error: error.message });
+      sendUnlessConditionFails(
+        deps.db,
+        new UpdateCommand({
+          TableName: deps.tableName,
+          Key: credential.key,
+          UpdateExpression: 'SET verified_at = :now',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(verified_at)',
+          ExpressionAttributeValues: { ':now': nowIso },
         }),
+      ).catch((error: Error) => {
+        logger.error('credential first use not marked', { error: error.message });
+      }),
     ),
   );
 };

@@ -22,6 +22,13 @@ export const isConditionFailure = (error: unknown): boolean => nameOf(error) ===
 export const isTransactionCanceled = (error: unknown): boolean => nameOf(error) === 'TransactionCanceledException';
 
 /**
+ * The per-item codes of a cancelled transaction, in the order of its items (`ConditionalCheckFailed`,
+ * `None`, `TransactionConflict` ...); empty for any other error.
+ */
+export const cancellationCodes = (error: unknown): (string | undefined)[] =>
+  isTransactionCanceled(error) ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code) : [];
+
+/**
  * Sends one conditional Put, Update or Delete that may lose to another writer: true when it
  * was written, false when its condition failed (nothing was written). Any other error is
  * thrown as it came.

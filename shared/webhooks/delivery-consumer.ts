@@ -18,6 +18,7 @@ import { readSubscription } from './subscriptions';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
+import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 
 /** What the deliver-webhook consumer needs. */
 export interface DeliveryConsumerDeps extends DeliverySettings {
@@ -66,20 +67,17 @@ export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscri
 /** A delivered event: the subscription's run of failed events ends and it is `active` again. */
 const markHealthy = async (deps: DeliveryConsumerDeps, subscription: WebhookSubscriptionItem): Promise<void> => {
   if (subscription.failed_events_in_a_row === 0 && subscription.status === 'active') return;
-  await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: key.webhookSubscription(subscription.customer_id, subscription.id),
-        UpdateExpression: 'SET failed_events_in_a_row = :zero, #status = :active REMOVE failing_since',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':zero': 0, ':active': 'active' },
-      }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+  await sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: key.webhookSubscription(subscription.customer_id, subscription.id),
+      UpdateExpression: 'SET failed_events_in_a_row = :zero, #status = :active REMOVE failing_since',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':zero': 0, ':active': 'active' },
+    }),
+  );
 };
 
 /** An event that exhausted its attempts: counted, and at `failingAfterEvents` in a row the subscription is `failing`. */
@@ -110,7 +108,7 @@ const countFailedEvent = async (deps: DeliveryConsumerDeps, subscription: Webhoo
       );
     }
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 };
 

@@ -1,5 +1,5 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes, isConditionFailure, isTransactionCanceled } from '../db/conditions';
 import type { WebhookSubscriptionItem } from '../db/items';
 import { key, partition, sortKeyPrefix } from '../db/keys';
 import { isoWithOffset } from '../sims/sim-object';
@@ -86,8 +86,7 @@ export const createSubscription = async (table: SubscriptionTable, input: NewSub
       }),
     );
   } catch (error) {
-    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new SubscriptionLimitReached();
+    if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') throw new SubscriptionLimitReached();
     throw error;
   }
   return item;
@@ -154,7 +153,7 @@ export const deleteSubscription = async (table: SubscriptionTable, customerId: s
     );
     return true;
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
+    if (isTransactionCanceled(error)) return false;
     throw error;
   }
 };
@@ -184,7 +183,7 @@ export const rotateSubscriptionSecret = async (
     );
     return subscriptionItemOf(result.Attributes);
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };
