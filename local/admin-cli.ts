@@ -8,7 +8,8 @@
  *   npm run admin -- deactivate-user USER_ID
  *   npm run admin -- activate-user USER_ID
  *   npm run admin -- webhook-secret --customer CUSTOMER_ID
- *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB]
+ *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]
+ *   npm run admin -- remove-sim ICCID
  *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
  *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
@@ -36,6 +37,8 @@ import {
 } from '../shared/auth/admin';
 import { customerReceiptSecret, ReceiptSecretUnavailable } from '../shared/callbacks/customer-secret';
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
+import { readSimByIccid } from '../shared/sims/sim-by-iccid';
+import { removeSim } from '../shared/sims/sim-writes';
 
 const usage = [
   'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
@@ -46,8 +49,9 @@ const usage = [
   '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
   '  activate-user USER_ID             make a user (and all their tokens) active again',
   '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
-  '  set-sim ICCID [--status STATUS] [--data-used-mb MB]',
-  '                                    change a SIM\'s status and/or month-to-date usage (lifecycle events follow)',
+  '  set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]',
+  '                                    change a SIM\'s status, month-to-date usage and/or owner (lifecycle events follow)',
+  '  remove-sim ICCID                  remove a SIM (it leaves every list)',
   '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
   '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
   '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
@@ -126,23 +130,36 @@ commands['webhook-secret'] = async (deps, _argument, options, io) => {
 
 // --- Lifecycle events (issue #15) ------------------------------------------------------------
 /**
- * `set-sim ICCID [--status STATUS] [--data-used-mb MB]`: changes a SIM as any writer would
- * (shared/sims/change-sim.ts), against any table, a deployed one included; the table's stream
- * then makes line.activated / line.suspended / usage.updated for the webhook subscribers.
+ * `set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]`: changes a SIM
+ * through the SIM write path (shared/sims/change-sim.ts), against any table, a deployed one
+ * included; the table's stream then keeps the lists exact and makes line.activated /
+ * line.suspended / usage.updated for the webhook subscribers.
  */
 commands['set-sim'] = async (deps, argument, options, io) => {
   if (!argument) throw new UsageError('set-sim needs ICCID');
   try {
-    const change = parseSimChange({
-      ...(options.status !== undefined ? { status: options.status } : {}),
-      ...(options.dataUsedMb !== undefined ? { data_used_mb: options.dataUsedMb } : {}),
-    });
+    const change = parseSimChange(
+      {
+        ...(options.status !== undefined ? { status: options.status } : {}),
+        ...(options.dataUsedMb !== undefined ? { data_used_mb: options.dataUsedMb } : {}),
+        ...(options.customer !== undefined ? { customer: options.customer } : {}),
+      },
+      { owner: true },
+    );
     const sim = await changeSim(deps, argument, change, Date.now());
-    io.out(`SIM ${sim.iccid}: status ${sim.status}, data_used_mb ${sim.data_used_mb}`);
+    io.out(`SIM ${sim.iccid}: status ${sim.status}, data_used_mb ${sim.data_used_mb}${change.customer ? `, customer ${sim.customer_id}` : ''}`);
   } catch (error) {
     if (error instanceof SimChangeRefused) throw new AdminError(error.message);
     throw error;
   }
+};
+
+/** `remove-sim ICCID`: removes a SIM through the SIM write path; its list entries follow from the stream. */
+commands['remove-sim'] = async (deps, argument, _options, io) => {
+  if (!argument) throw new UsageError('remove-sim needs ICCID');
+  const sim = await readSimByIccid(deps, argument);
+  if (!sim || !(await removeSim(deps, sim.id))) throw new AdminError(`no SIM with ICCID ${argument}`);
+  io.out(`Removed SIM ${argument} (id ${sim.id})`);
 };
 
 // --- Fulfilment, manual steps of the runbook (issue #14, docs/operations.md) --------------------

@@ -7,6 +7,9 @@
  * AWS_DEFAULT_REGION (else the AWS SDK's own configuration), the endpoint to
  * DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB Local). `--create-table` first
  * creates the table with the service's shape if it does not exist (meant for local use).
+ * Into a table it created, the loader also writes the SIMs' list index itself; into a table
+ * that exists (a deployed one, a running `npm start`) it writes the SIMs through the SIM write
+ * path and the table's stream consumer builds their list entries (docs/seed.md).
  * A broken document is refused as a whole: the problems are printed, nothing is written and
  * the exit code is 1. Usage errors exit with 2.
  */
@@ -59,8 +62,9 @@ const main = async (): Promise<number> => {
   try {
     const document = await readSeedFile(file);
     parseSeedDocument(document); // refuse a broken document before touching the table
-    if (values['create-table'] && (await createTable(client, tableName))) console.log(`Created table ${tableName}`);
-    const result = await loadSeedDocument(document, { client, tableName });
+    const created = values['create-table'] && (await createTable(client, tableName));
+    if (created) console.log(`Created table ${tableName}`);
+    const result = await loadSeedDocument(document, { client, tableName }, { listIndex: created ? 'build' : 'stream' });
     const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
     console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${counts || 'nothing'})`);
     return 0;

@@ -71,11 +71,12 @@ export const lambdaStreamRecord = (record: StreamRecord, streamArn: string): Dyn
   } as DynamoDBRecord;
 };
 
-/** Whether a record passes a consumer's event filter: its new image's `type` is one of the consumer's (as the stack's filter criteria). */
-export const passesFilter = (record: DynamoDBRecord, consumer: StreamConsumerDefinition): boolean => {
-  const type = (record.dynamodb?.NewImage as { type?: { S?: string } } | undefined)?.type?.S;
-  return type !== undefined && consumer.itemTypes.includes(type);
-};
+/** Whether a record passes a consumer's event filter: its new or old image's `type` is one of the consumer's (as the stack's filter criteria). */
+export const passesFilter = (record: DynamoDBRecord, consumer: StreamConsumerDefinition): boolean =>
+  [record.dynamodb?.NewImage, record.dynamodb?.OldImage].some((image) => {
+    const type = (image as { type?: { S?: string } } | undefined)?.type?.S;
+    return type !== undefined && consumer.itemTypes.includes(type);
+  });
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {

@@ -78,7 +78,11 @@ export class StreamConsumer extends Construct {
         retryAttempts: definition.retryAttempts,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.failureQueue),
-        filters: [FilterCriteria.filter({ dynamodb: { NewImage: { type: { S: FilterRule.or(...definition.itemTypes) } } } })],
+        // A record passes when its new image (puts, changes) or its old image (removals) is of one of the types.
+        filters: [
+          FilterCriteria.filter({ dynamodb: { NewImage: { type: { S: FilterRule.or(...definition.itemTypes) } } } }),
+          FilterCriteria.filter({ dynamodb: { OldImage: { type: { S: FilterRule.or(...definition.itemTypes) } } } }),
+        ],
       }),
     );
   }

@@ -13,7 +13,6 @@ import type {
   PlanItem,
   SimBundleSnapshot,
   SimItem,
-  SimScopeItem,
   StockUnitItem,
   UserItem,
 } from '../../shared/db/items';
@@ -30,8 +29,8 @@ const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
 /**
  * Every item of a validated document (parseSeedDocument): customers with their paths, users,
  * bearer tokens and API keys as hashes only, data bundles and SIMs with the bundle's pool
- * usage summed exactly, one `sim_scope` item per customer on each SIM owner's path, plans,
- * stock units, accounts and devices. Amounts come out with exactly two decimals; a SIM without
+ * usage summed exactly, plans, stock units, accounts and devices. The SIMs' list index
+ * (shared/sim-lists) is not among them: ./load.ts builds it, or leaves it to the table's stream. Amounts come out with exactly two decimals; a SIM without
  * `updated_at` is stamped with `now`. Device owner and assignee e-mails are stored lower-cased,
  * like account keys, so that they compare directly.
  */
@@ -114,7 +113,6 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
 
   const defaultUpdatedAt = isoUtc(now);
   const sims: SimItem[] = [];
-  const simScopes: SimScopeItem[] = [];
   for (const sim of document.sims) {
     const updatedAt = sim.updated_at ?? defaultUpdatedAt;
     const updatedAtMs = parseIsoDateTime(updatedAt, { requireOffset: true })!;
@@ -140,16 +138,6 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
       updated_at: updatedAt,
       updated_at_ms: updatedAtMs,
     });
-    for (const scopeCustomerId of path) {
-      simScopes.push({
-        ...key.simScope(scopeCustomerId, sim.id),
-        type: 'sim_scope',
-        sim_id: sim.id,
-        owner_id: sim.customer,
-        status: sim.status,
-        updated_at_ms: updatedAtMs,
-      });
-    }
   }
 
   const plans = document.plans.map((plan): PlanItem => ({
@@ -188,7 +176,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   }));
 
   return [
-    ...customers, ...users, ...bearerTokens, ...apiKeys, ...dataBundles, ...sims, ...simScopes,
+    ...customers, ...users, ...bearerTokens, ...apiKeys, ...dataBundles, ...sims,
     ...plans, ...stockUnits, ...accounts, ...devices,
   ] as unknown as Record<string, unknown>[];
 };

@@ -1,5 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails } from '../../shared/db/conditions';
+import type { CustomerItem, SimItem } from '../../shared/db/items';
+import { key } from '../../shared/db/keys';
+import { assignBulkPositions, bulkIndexItems } from '../../shared/sim-lists/bulk-build';
+import { fenceItems } from '../../shared/sim-lists/fences';
+import { putSims } from '../../shared/sims/sim-writes';
 import { seedItems } from './items';
 import { parseSeedDocument } from './validate';
 
@@ -8,6 +14,14 @@ export interface SeedTarget {
   client: DynamoDBClient;
   tableName: string;
 }
+
+/**
+ * How the SIMs' list index (shared/sim-lists) is made: `build` computes it here with the items
+ * (a new table nothing else writes: the local runtime's start, tests, a `--create-table` load);
+ * `stream` writes the SIMs as any writer does and leaves the index to the table's stream
+ * consumer (a table that is in use: a deployed one, a running `npm start`).
+ */
+export type ListIndexMode = 'build' | 'stream';
 
 /** What a load wrote: the number of items in all and per item `type`. */
 export interface SeedLoadResult {
@@ -48,24 +62,55 @@ const writeBatch = async (
  * (SeedValidationError) leaves the table untouched. Items are put, so an item already in the
  * table under the same key is replaced; load into an empty table for an exact copy.
  */
-export const loadSeedDocument = async (document: unknown, target: SeedTarget): Promise<SeedLoadResult> => {
-  const items = seedItems(parseSeedDocument(document));
+export const loadSeedDocument = async (
+  document: unknown,
+  target: SeedTarget,
+  options: { listIndex?: ListIndexMode; now?: Date } = {},
+): Promise<SeedLoadResult> => {
+  const now = options.now ?? new Date();
+  const parsed = parseSeedDocument(document);
+  const items = seedItems(parsed, now);
+  // The document client wraps the caller's client without owning it: never destroyed here.
+  const documents = DynamoDBDocumentClient.from(target.client, { marshallOptions: { removeUndefinedValues: true } });
+  const table = { db: documents, tableName: target.tableName };
+  const sims = items.filter((item) => item.type === 'sim') as unknown as SimItem[];
+  const groupIds = (items.filter((item) => item.type === 'customer') as unknown as CustomerItem[])
+    .filter((customer) => customer.parent === null)
+    .map((customer) => customer.id);
+  const newGroups: string[] = [];
+  const streamed = options.listIndex === 'stream';
+  if (!streamed) {
+    items.push(...assignBulkPositions(sims, now.getTime()), ...bulkIndexItems(sims, groupIds));
+  } else {
+    // META only for groups this load creates (a group of an earlier version waits for rebuild-list-index).
+    for (const groupId of groupIds) {
+      const found = await documents.send(new GetCommand({ TableName: target.tableName, Key: key.customer(groupId), ConsistentRead: true }));
+      if (!found.Item) newGroups.push(groupId);
+    }
+  }
   const counts: Record<string, number> = {};
   const keys = new Set<string>();
   for (const item of items) {
-    const type = String(item.type);
+    // List entries are their key alone (shared/sim-lists/entries.ts): counted under one name.
+    const type = String(item.type ?? 'sim_list_entry');
     counts[type] = (counts[type] ?? 0) + 1;
     // BatchWriteItem refuses a batch with a key twice; validation should make this impossible.
     const itemKey = `${String(item.PK)}\u0000${String(item.SK)}`;
     if (keys.has(itemKey)) throw new Error(`two seed items share the key ${String(item.PK)} / ${String(item.SK)}`);
     keys.add(itemKey);
   }
-  const batches: WriteRequest[][] = [];
-  for (let start = 0; start < items.length; start += batchSize) {
-    batches.push(items.slice(start, start + batchSize).map((item) => ({ PutRequest: { Item: item } })));
+  // A new group's empty list index comes before its SIMs, so that the stream consumer counts them.
+  for (const groupId of newGroups) {
+    for (const item of fenceItems(groupId, [0], { maxId: 0, state: 'ready', buildStartedMs: 0 })) {
+      await sendUnlessConditionFails(documents, new PutCommand({ TableName: target.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    }
   }
-  // The document client wraps the caller's client without owning it: never destroyed here.
-  const documents = DynamoDBDocumentClient.from(target.client, { marshallOptions: { removeUndefinedValues: true } });
+  // On a table in use, SIMs go through the SIM write path (shared/sims/sim-writes.ts) after the rest.
+  const written = streamed ? items.filter((item) => item.type !== 'sim') : items;
+  const batches: WriteRequest[][] = [];
+  for (let start = 0; start < written.length; start += batchSize) {
+    batches.push(written.slice(start, start + batchSize).map((item) => ({ PutRequest: { Item: item } })));
+  }
   let next = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
@@ -80,5 +125,6 @@ export const loadSeedDocument = async (document: unknown, target: SeedTarget): P
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallelBatches, batches.length) }, worker));
+  if (streamed) await putSims(table, sims, now.getTime());
   return { items: items.length, counts };
 };

@@ -142,6 +142,7 @@ export const functionConfigs = {
   'rotate-webhook-secret': webhookRoute,
   'list-webhook-deliveries': webhookRoute,
   'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl },
+  'maintain-sim-lists': tableVariables,
   'deliver-webhook': {
     ...tableVariables,
     ...outboundVariables,

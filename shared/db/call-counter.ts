@@ -9,6 +9,8 @@ export interface RecordedCall {
   /** High-resolution start and end times (ms, performance.now()). */
   startedAt: number;
   endedAt: number;
+  /** Capacity units the call consumed, as DynamoDB reported them (only when counted with `capacity`). */
+  capacityUnits?: number;
 }
 
 /** The calls recorded on a client, with helpers to tell how many and in how many rounds. */
@@ -23,25 +25,32 @@ export interface CallCounter {
 }
 
 /**
- * The number of sequential round trips in a list of calls: calls are taken by start time and
- * a call joins the current round when it started before every call of that round had ended
- * (calls sent together with Promise.all), else it opens a new round (it had to wait for an
- * answer). Retries inside the SDK count as part of their call.
+ * The calls grouped by sequential round trip: calls are taken by start time and a call joins
+ * the current round when it started before every call of that round had ended (calls sent
+ * together with Promise.all), else it opens a new round (it had to wait for an answer).
+ * Retries inside the SDK count as part of their call.
  */
-export const roundTrips = (calls: readonly RecordedCall[]): number => {
-  const ordered = [...calls].sort((left, right) => left.startedAt - right.startedAt);
-  let rounds = 0;
+export const callsByRound = (calls: readonly RecordedCall[]): RecordedCall[][] => {
+  const rounds: RecordedCall[][] = [];
   let roundEndsFirst = -Infinity;
-  for (const call of ordered) {
+  for (const call of [...calls].sort((left, right) => left.startedAt - right.startedAt)) {
     if (call.startedAt >= roundEndsFirst) {
-      rounds += 1;
+      rounds.push([]);
       roundEndsFirst = call.endedAt;
     } else {
       roundEndsFirst = Math.min(roundEndsFirst, call.endedAt);
     }
+    rounds.at(-1)!.push(call);
   }
   return rounds;
 };
+
+/** The number of sequential round trips in a list of calls (callsByRound). */
+export const roundTrips = (calls: readonly RecordedCall[]): number => callsByRound(calls).length;
+
+/** The capacity units of a ConsumedCapacity answer (one object, or one per table for batch calls). */
+const unitsOf = (consumed: unknown): number =>
+  (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
 
 /**
  * Attaches a counting middleware to a DynamoDB (document) client, for tests and benchmarks
@@ -50,22 +59,31 @@ export const roundTrips = (calls: readonly RecordedCall[]): number => {
  * wraps the same base client, since they share one middleware stack). Never used in
  * production code paths.
  */
-export const countCalls = (client: DynamoDBDocumentClient | { middlewareStack: DynamoDBDocumentClient['middlewareStack'] }): CallCounter => {
+export const countCalls = (
+  client: DynamoDBDocumentClient | { middlewareStack: DynamoDBDocumentClient['middlewareStack'] },
+  options: { capacity?: boolean } = {},
+): CallCounter => {
   const calls: RecordedCall[] = [];
   let active = true;
   const name = `callCounter-${Math.random().toString(36).slice(2)}`;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (!active) return next(args);
+      // With `capacity`, every call asks DynamoDB for the units it consumed (DynamoDB Local answers it too).
+      if (options.capacity) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
       const startedAt = performance.now();
+      let capacityUnits: number | undefined;
       try {
-        return await next(args);
+        const result = await next(args);
+        if (options.capacity) capacityUnits = unitsOf((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+        return result;
       } finally {
         calls.push({
           command: String((context as { commandName?: string }).commandName ?? 'unknown'),
           input: (args.input ?? {}) as Record<string, unknown>,
           startedAt,
           endedAt: performance.now(),
+          ...(capacityUnits === undefined ? {} : { capacityUnits }),
         });
       }
     },

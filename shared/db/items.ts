@@ -94,6 +94,45 @@ export interface SimItem {
   data_bundle: SimBundleSnapshot | null;
   updated_at: string;
   updated_at_ms: number;
+  /**
+   * When a writer last wrote the SIM through the SIM write path (shared/sims/sim-writes.ts):
+   * the list index counts a SIM only from then on (issue #19; absent on SIMs written by an
+   * earlier version until `rebuild-list-index` marks them).
+   */
+  listed_at_ms?: number;
+  /**
+   * The SIM's time position in the list of each customer on its path, `<yyyymmdd>#<sequence>`,
+   * handed out when `updated_at` moves (shared/sim-lists/positions.ts): its bucket in the
+   * order of update.
+   */
+  list_pos?: Record<string, string>;
+}
+
+/**
+ * The list index state of a customer group (issue #19, docs/area-a.md "Lists at fleet scale").
+ * `state` is `ready` once A1 reads the index; `building` while `rebuild-list-index` marks the
+ * SIMs of a group filled by an earlier version (A1 then reads the sim_scope items). A SIM
+ * image counts when `listed_at_ms >= build_started_ms`. `fences` are the id fences not yet
+ * sealed into a page (SimListFencePageItem), `max_id` the largest SIM id ever bucketed.
+ */
+export interface SimListMetaItem {
+  PK: string; SK: string;
+  type: 'sim_list_meta';
+  group_id: string;
+  state: 'building' | 'ready';
+  build_started_ms: number;
+  fences: number[];
+  sealed_pages: number;
+  max_id: number;
+  version: number;
+}
+
+/** A sealed page of a group's id fences: the lower bounds of buckets `page * 256 ...`. */
+export interface SimListFencePageItem {
+  PK: string; SK: string;
+  type: 'sim_list_fences';
+  page: number;
+  fences: number[];
 }
 
 /**

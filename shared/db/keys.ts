@@ -6,6 +6,9 @@
 /** Zero-pads a numeric id so that sort keys order numerically (SIM ids up to 15 digits). */
 export const padId = (id: number): string => String(id).padStart(15, '0');
 
+/** Zero-pads a page number so that sort keys order numerically. */
+const pad = (value: number, width: number): string => String(value).padStart(width, '0');
+
 /** Key builders, one per item type. */
 export const key = {
   customer: (customerId: string) => ({ PK: `CUSTOMER#${customerId}`, SK: 'CUSTOMER' }),
@@ -50,6 +53,31 @@ export const key = {
     PK: `WEBHOOK#${customerId}#${subscriptionId}`,
     SK: `DELIVERY#${String(attemptedAtMs).padStart(15, '0')}#${eventId}#${String(attempt).padStart(2, '0')}`,
   }),
+  /**
+   * A customer group's list index state (issue #19, shared/sim-lists): whether A1 reads the
+   * index, when it started counting SIMs, and the id fences not yet sealed into a page.
+   */
+  simListMeta: (groupId: string) => ({ PK: `SIMLIST#${groupId}`, SK: 'META' }),
+  /** A sealed page of a customer group's id fences (the bucket bounds of the id ordering). */
+  simListFences: (groupId: string, page: number) => ({ PK: `SIMLIST#${groupId}`, SK: `FENCES#${pad(page, 6)}` }),
+  /** Progress of `rebuild-list-index` for a customer group, so that it resumes where it stopped. */
+  simListRebuild: (groupId: string) => ({ PK: `SIMLIST#${groupId}`, SK: 'REBUILD' }),
+  /** The counter that hands out time positions of one customer's list for one UTC day (yyyymmdd). */
+  simListSequence: (customerId: string, day: string) => ({ PK: `SIMLISTSEQ#${customerId}`, SK: day }),
+  /** A SIM in one customer's list in id order: its bucket is its partition, its prefix and id the sort key. */
+  simListIdEntry: (customerId: string, bucket: number, prefix: string, simId: number) => ({
+    PK: `SIMLI#${customerId}#${bucket}`,
+    SK: `${prefix}#${padId(simId)}`,
+  }),
+  /** Counts of a page of buckets of one customer's list in id order. */
+  simListIdCounts: (customerId: string, page: number) => ({ PK: `SIMLIC#${customerId}`, SK: pad(page, 6) }),
+  /** A SIM in one customer's list in order of update (day and bucket of its time position). */
+  simListTimeEntry: (customerId: string, day: string, bucket: number, prefix: string, updatedAtMs: number, simId: number) => ({
+    PK: `SIMLT#${customerId}#${day}#${bucket}`,
+    SK: `${prefix}#${padId(updatedAtMs)}#${padId(simId)}`,
+  }),
+  /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day. */
+  simListTimeCounts: (customerId: string, day: string, page: number) => ({ PK: `SIMLTC#${customerId}`, SK: `${day}#${pad(page, 6)}` }),
 };
 
 /** Sort keys used as bounds of range queries within a partition. */
@@ -72,6 +100,16 @@ export const partition = {
   customer: (customerId: string) => `CUSTOMER#${customerId}`,
   /** The delivery attempts of one subscription (key.webhookDelivery). */
   webhookDeliveries: (customerId: string, subscriptionId: string) => `WEBHOOK#${customerId}#${subscriptionId}`,
+  /** A customer group's list index state and its sealed fence pages (key.simListMeta, key.simListFences). */
+  simList: (groupId: string) => `SIMLIST#${groupId}`,
+  /** One bucket of a customer's list in id order (key.simListIdEntry). */
+  simListIdBucket: (customerId: string, bucket: number) => `SIMLI#${customerId}#${bucket}`,
+  /** Every count page of a customer's list in id order (key.simListIdCounts). */
+  simListIdCounts: (customerId: string) => `SIMLIC#${customerId}`,
+  /** One bucket of a customer's list in order of update (key.simListTimeEntry). */
+  simListTimeBucket: (customerId: string, day: string, bucket: number) => `SIMLT#${customerId}#${day}#${bucket}`,
+  /** Every count page of a customer's list in order of update (key.simListTimeCounts). */
+  simListTimeCounts: (customerId: string) => `SIMLTC#${customerId}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */
@@ -106,4 +144,6 @@ export const sortKeyPrefix = {
   webhookSubscription: 'WEBHOOK#',
   /** Every delivery attempt of a subscription (with key.webhookDelivery). */
   webhookDelivery: 'DELIVERY#',
+  /** The sealed fence pages of a customer group (with key.simListFences); they sort before META. */
+  simListFences: 'FENCES#',
 };

@@ -41,7 +41,7 @@ export interface DeveloperRequest<Prepared> {
 }
 
 /** How an Area A route is built. */
-export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps> {
+export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps, Looked = undefined> {
   /** A list request (A1): the minimum poll interval applies. */
   list?: boolean;
   /** Parse the body as JSON (after authentication and rate limiting). */
@@ -53,7 +53,13 @@ export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps> {
    * container knows to be over a limit makes no business call). When the rate limit refuses
    * the request, a started read is discarded and the 429 answers.
    */
-  prepare?: (request: { event: APIGatewayProxyEvent; caller: DeveloperCaller }, deps: Deps) => Promise<Prepared>;
+  prepare?: (request: { event: APIGatewayProxyEvent; caller: DeveloperCaller; looked: Promise<Looked> }, deps: Deps) => Promise<Prepared>;
+  /**
+   * A read that depends on the request alone, started as it arrives, beside authentication
+   * (one round trip saved where `prepare` needs it before its own read: A1's customer filter).
+   * Its result reaches `prepare` only, so nothing of it is used before the caller is verified.
+   */
+  lookup?: (event: APIGatewayProxyEvent, deps: Deps) => Promise<Looked>;
   /**
    * Instead of `prepare`: the key of the one item the route reads (it may throw a validation
    * error, kept for `prepared()` like prepare's). `prepared()` then gives the item (undefined
@@ -102,8 +108,8 @@ const started = <T>(promise: Promise<T>): Promise<T> => {
  * in the same order by the same read: a failed authentication answers 401/403 (and forgets
  * the pair), whatever the rate limit said.
  */
-const developerGuard = <Prepared, Deps extends DeveloperDeps>(
-  options: DeveloperRouteOptions<Prepared, Deps>,
+const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
+  options: DeveloperRouteOptions<Prepared, Deps, Looked>,
   resolved: Deps,
   admitted: WeakMap<APIGatewayProxyEvent, Admitted>,
 ): HttpMiddleware => ({
@@ -111,12 +117,13 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
     const { event } = request;
     const list = options.list ?? false;
     const countFor = (caller: DeveloperCaller) => ({ userId: caller.userId, customerId: caller.customerId, list });
+    const looked = started(options.lookup ? options.lookup(event, resolved) : Promise.resolve(undefined as Looked));
     // Async, so that a synchronous throw (a validation error) is kept for the route too.
     const prepareFor = (caller: DeveloperCaller) =>
       started(
         (async () => {
           if (options.item) return (await getItem(resolved, options.item(event))) as Prepared;
-          return options.prepare ? options.prepare({ event, caller }, resolved) : (undefined as Prepared);
+          return options.prepare ? options.prepare({ event, caller, looked }, resolved) : (undefined as Prepared);
         })(),
       );
     const hasRead = options.prepare !== undefined || options.item !== undefined;
@@ -173,8 +180,8 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
  * Order of answers: authentication (401/403), then rate limit (429), then validation and
  * the route's own errors.
  */
-export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps = DeveloperDeps>(
-  options: DeveloperRouteOptions<Prepared, Deps>,
+export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps = DeveloperDeps, Looked = undefined>(
+  options: DeveloperRouteOptions<Prepared, Deps, Looked>,
   handler: (request: DeveloperRequest<Prepared>, deps: Deps) => Promise<APIGatewayProxyResult>,
 ) => {
   const admitted = new WeakMap<APIGatewayProxyEvent, Admitted>();

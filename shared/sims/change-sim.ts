@@ -1,17 +1,19 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SimItem } from '../db/items';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { CustomerItem, SimItem } from '../db/items';
 import { key } from '../db/keys';
-import { isoWithOffset } from './sim-object';
 import { readSimByIccid } from './sim-by-iccid';
+import { changeSimFields, type SimFields, type SimTable } from './sim-writes';
 
 /** The SIM status values of the specification. */
 export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
 
-/** What an operator may change on a SIM (issue #15, point 5): its status and its month-to-date usage. */
+/** What an operator may change on a SIM (issue #15, point 5): its status, its month-to-date usage and (admin CLI) its owner. */
 export interface SimChange {
   status?: (typeof simStatuses)[number];
   /** Megabytes as a decimal string with at most two decimals ("12.50"). */
   data_used_mb?: string;
+  /** The id of the customer the SIM moves to. */
+  customer?: string;
 }
 
 /** Why a change was refused (unknown SIM, bad value); the message can be shown as is. */
@@ -19,10 +21,10 @@ export class SimChangeRefused extends Error {
   override name = 'SimChangeRefused';
 }
 
-/** Checks a change request `{status?, data_used_mb?}`; throws SimChangeRefused naming the bad field. */
-export const parseSimChange = (body: unknown): SimChange => {
+/** Checks a change request `{status?, data_used_mb?, customer?}`; throws SimChangeRefused naming the bad field. */
+export const parseSimChange = (body: unknown, options: { owner?: boolean } = {}): SimChange => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SimChangeRefused('the body must be a JSON object {status?, data_used_mb?}');
-  const { status, data_used_mb: used } = body as Record<string, unknown>;
+  const { status, data_used_mb: used, customer } = body as Record<string, unknown>;
   const change: SimChange = {};
   if (status !== undefined) {
     if (!simStatuses.includes(status as SimChange['status'] & string)) throw new SimChangeRefused(`status must be one of ${simStatuses.join(', ')}`);
@@ -35,57 +37,44 @@ export const parseSimChange = (body: unknown): SimChange => {
     }
     change.data_used_mb = Number(text).toFixed(2);
   }
-  if (change.status === undefined && change.data_used_mb === undefined) throw new SimChangeRefused('give status, data_used_mb or both');
+  if (options.owner && customer !== undefined) {
+    if (typeof customer !== 'string' || customer.length === 0 || customer.length > 200) throw new SimChangeRefused('customer must be a customer id');
+    change.customer = customer;
+  }
+  if (change.status === undefined && change.data_used_mb === undefined && change.customer === undefined) {
+    throw new SimChangeRefused(options.owner ? 'give status, data_used_mb, customer or several' : 'give status, data_used_mb or both');
+  }
   return change;
 };
 
 /**
- * Changes a SIM's status and/or month-to-date usage (the local console and the admin CLI, against
- * any table), as any writer of SIMs must: the SIM item and its scope items (one per customer on
- * its owner's path, which the list reads) in one transaction, with `updated_at` stamped. The
- * table's stream then makes line.activated / line.suspended / usage.updated of it. Costs are
- * left as they are (the billing import owns them). Returns the SIM as written.
+ * Changes a SIM's status and/or month-to-date usage (the local console and the admin CLI,
+ * against any table) through the SIM write path (./sim-writes.ts): only what differs is
+ * written, with `updated_at` stamped; the table's stream then keeps the list index exact and
+ * makes line.activated / line.suspended / usage.updated of it. Costs are left as they are
+ * (the billing import owns them). Read again and retried when another writer changed the SIM
+ * in between. Returns the SIM as written.
  */
-export const changeSim = async (
-  table: { db: DynamoDBDocumentClient; tableName: string },
-  iccid: string,
-  change: SimChange,
-  nowMs: number,
-): Promise<SimItem> => {
-  const sim = await readSimByIccid(table, iccid);
-  if (!sim) throw new SimChangeRefused(`no SIM with ICCID ${iccid}`);
-  const updated: SimItem = {
-    ...sim,
-    ...(change.status ? { status: change.status } : {}),
-    ...(change.data_used_mb ? { data_used_mb: change.data_used_mb } : {}),
-    updated_at: isoWithOffset(nowMs),
-    updated_at_ms: nowMs,
-  };
-  await table.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: table.tableName,
-            Key: key.sim(sim.id),
-            UpdateExpression: 'SET #status = :status, data_used_mb = :used, updated_at = :at, updated_at_ms = :ms',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': updated.status, ':used': updated.data_used_mb, ':at': updated.updated_at, ':ms': nowMs },
-          },
-        },
-        ...sim.customer_path.map((customerId) => ({
-          Update: {
-            TableName: table.tableName,
-            Key: key.simScope(customerId, sim.id),
-            UpdateExpression: 'SET #status = :status, updated_at_ms = :ms',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': updated.status, ':ms': nowMs },
-          },
-        })),
-      ],
-    }),
-  );
-  return updated;
+export const changeSim = async (table: SimTable, iccid: string, change: SimChange, nowMs: number): Promise<SimItem> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const sim = await readSimByIccid(table, iccid);
+    if (!sim) throw new SimChangeRefused(`no SIM with ICCID ${iccid}`);
+    const fields: SimFields = {
+      ...(change.status ? { status: change.status } : {}),
+      ...(change.data_used_mb ? { data_used_mb: change.data_used_mb } : {}),
+      ...(change.customer ? await ownerFields(table, change.customer) : {}),
+    };
+    const result = await changeSimFields(table, sim, fields, nowMs);
+    if (result.written) return result.sim;
+    if (attempt >= 5) throw new Error(`SIM ${iccid} kept changing under this write; try again`);
+  }
+};
+
+/** The owner fields of a SIM moved to `customerId` (its name and path); refused for an unknown customer. */
+const ownerFields = async (table: SimTable, customerId: string): Promise<SimFields> => {
+  const found = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.customer(customerId), ConsistentRead: true }))).Item as
+    | CustomerItem
+    | undefined;
+  if (found?.type !== 'customer') throw new SimChangeRefused(`no customer with id ${customerId}`);
+  return { customer_id: found.id, customer_name: found.name, customer_path: [...found.path] };
 };

@@ -10,4 +10,6 @@ export interface SimDeps {
 /** Who is asking: the customer of the API key, root of the scope. */
 export interface SimScope {
   customerId: string;
+  /** The key's customer path, top-level group first (ends with customerId). */
+  customerPath: string[];
 }

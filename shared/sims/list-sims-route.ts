@@ -1,14 +1,20 @@
 import { developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { listSims, planListSims } from './list-sims';
+import { customersNamed, listSims, planListSims } from './list-sims';
 
 /**
- * GET /developer/api/sims/ (A1): a page of the SIMs in the key's scope. The query is
- * validated (and a `customer` name resolved) beside the rate-limit write; the SIMs are read
- * only once the request is admitted.
+ * GET /developer/api/sims/ (A1): a page of the SIMs in the key's scope. A `customer` name is
+ * looked up beside authentication; the query is validated and the list's directory read
+ * beside the rate-limit write; the page's entries and SIMs are read only once the request is
+ * admitted: four round trips at most (docs/area-a.md, "Lists at fleet scale").
  */
 export const listSimsRoute = (deps: DeveloperDeps) =>
   developerRoute(
-    { deps, list: true, prepare: ({ event, caller }, resolved) => planListSims(resolved, caller, event.queryStringParameters) },
+    {
+      deps,
+      list: true,
+      lookup: (event, resolved) => customersNamed(resolved, event.queryStringParameters),
+      prepare: ({ event, caller, looked }, resolved) => planListSims(resolved, caller, event.queryStringParameters, looked),
+    },
     async ({ caller, prepared }, resolved) => ok(200, await listSims(resolved, caller, await prepared())),
   );

@@ -34,4 +34,16 @@ export const streamConsumers: StreamConsumerDefinition[] = [
     itemTypes: ['sim', 'bearer_token', 'api_key'],
     access: { table: 'read', sendsTo: ['webhook-deliveries'] },
   },
+  {
+    // The SIM list index (issue #19; docs/area-a.md, "Lists at fleet scale"): every SIM put,
+    // change and removal keeps the lists A1 reads exact. Big batches: the counts of a bucket
+    // are written once per batch, whatever number of its SIMs changed.
+    name: 'maintain-sim-lists',
+    handler: 'functions/maintain-sim-lists.ts',
+    timeoutSeconds: 60,
+    batchSize: 500,
+    retryAttempts: 20,
+    itemTypes: ['sim'],
+    access: { table: 'readWrite' },
+  },
 ];

@@ -109,6 +109,7 @@ describe('every function of functions/ at init', () => {
       'list-sims.ts': tableFunction('list-sims'),
       'list-webhook-deliveries.ts': tableFunction('list-webhook-deliveries'),
       'list-webhooks.ts': tableFunction('list-webhooks'),
+      'maintain-sim-lists.ts': tableFunction('maintain-sim-lists'),
       'publish-lifecycle-events.ts': `${tableFunction('publish-lifecycle-events')}; WEBHOOK_DELIVERY_QUEUE_URL is not set`,
       'receive-sms-receipt.ts': `${tableFunction('receive-sms-receipt')}; CALLBACK_QUEUE_URL is not set`,
       'rotate-webhook-secret.ts': tableFunction('rotate-webhook-secret'),

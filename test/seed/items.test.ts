@@ -49,12 +49,6 @@ describe('seed items', () => {
         customer_path: ['other'], tariff_name: 'IoT 1GB', data_used_mb: '7.77', data_overage_mb: '0.00', base_cost: '5.00',
         overage_cost: '0.00', data_bundle: null, updated_at: '2026-11-19T08:30:00.250-05:00', updated_at_ms: Date.parse('2026-11-19T13:30:00.250Z'),
       },
-      { PK: 'SCOPE#top', SK: 'SIM#000000000001001', type: 'sim_scope', sim_id: 1001, owner_id: 'leaf', status: 'active', updated_at_ms: Date.parse('2026-11-20T09:00:00Z') },
-      { PK: 'SCOPE#mid', SK: 'SIM#000000000001001', type: 'sim_scope', sim_id: 1001, owner_id: 'leaf', status: 'active', updated_at_ms: Date.parse('2026-11-20T09:00:00Z') },
-      { PK: 'SCOPE#leaf', SK: 'SIM#000000000001001', type: 'sim_scope', sim_id: 1001, owner_id: 'leaf', status: 'active', updated_at_ms: Date.parse('2026-11-20T09:00:00Z') },
-      { PK: 'SCOPE#top', SK: 'SIM#000000000001002', type: 'sim_scope', sim_id: 1002, owner_id: 'mid', status: 'trial', updated_at_ms: Date.parse('2026-11-21T00:00:00Z') },
-      { PK: 'SCOPE#mid', SK: 'SIM#000000000001002', type: 'sim_scope', sim_id: 1002, owner_id: 'mid', status: 'trial', updated_at_ms: Date.parse('2026-11-21T00:00:00Z') },
-      { PK: 'SCOPE#other', SK: 'SIM#000000000001003', type: 'sim_scope', sim_id: 1003, owner_id: 'other', status: 'stock', updated_at_ms: Date.parse('2026-11-19T13:30:00.250Z') },
       { PK: 'PLAN#TRAVEL-EU-5GB', SK: 'PLAN', type: 'plan', sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' },
       { PK: 'PLAN#IOT-CONTRACT-1GB', SK: 'PLAN', type: 'plan', sku: 'IOT-CONTRACT-1GB', name: 'IoT 1 GB', category: 'iot_contract', published: false, price: null },
       { PK: 'STOCK#esim', SK: 'UNIT#8944500000000009001', type: 'stock_unit', iccid: '8944500000000009001', kind: 'esim' },
@@ -94,7 +88,6 @@ describe('seed items', () => {
     delete (document.sims[0] as { updated_at?: string }).updated_at;
     const sim = byKey(itemsOf(document), 'SIM#1001', 'SIM');
     expect([sim?.updated_at, sim?.updated_at_ms]).toEqual(['2026-11-22T12:00:00.000+00:00', now.getTime()]);
-    expect(byKey(itemsOf(document), 'SCOPE#top', 'SIM#000000000001001')?.updated_at_ms).toBe(now.getTime());
   });
 
   it('applies the documented defaults to fields left out', () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadSeedDocument } from '../../local/seed/load';
-import { gsi1Partition, key, partition } from '../../shared/db/keys';
+import { gsi1Partition, key } from '../../shared/db/keys';
+import { readList } from '../../shared/sim-lists/read-list';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { demoDocument, scanAll, secrets, smallDocument, stringsIn } from './fixtures';
 
@@ -11,8 +12,11 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 const demoCounts = {
   customer: 5, user: 5, bearer_token: 6, api_key: 4, data_bundle: 1, sim: 30,
-  // One per customer on each SIM owner's path: 8 × 1 (Acme) + 7 × 2 (North) + 5 × 3 (Depot) + 5 × 2 (South) + 5 × 1 (Globex).
-  sim_scope: 52,
+  // The list index (shared/sim-lists): two entries (id order, order of update) per customer on
+  // each SIM owner's path: 2 × (8 × 1 (Acme) + 7 × 2 (North) + 5 × 3 (Depot) + 5 × 2 (South) + 5 × 1 (Globex));
+  // per group its META; per customer and day a position counter; per customer a count page in
+  // id order and one per day in order of update.
+  sim_list_entry: 104, sim_list_meta: 2, sim_list_sequence: 27, sim_list_counts: 32,
   plan: 14, stock_unit: 14, account: 4, device: 4,
 };
 
@@ -34,11 +38,11 @@ describe('loading a seed document', () => {
     });
 
     it('loads every item and reports the counts per item type', async () => {
-      expect(result).toEqual({ items: 139, counts: demoCounts });
+      expect(result).toEqual({ items: 252, counts: demoCounts });
       const stored = await scanAll(client, tableName);
       const storedCounts: Record<string, number> = {};
-      for (const item of stored) storedCounts[String(item.type)] = (storedCounts[String(item.type)] ?? 0) + 1;
-      expect([stored.length, storedCounts]).toEqual([139, demoCounts]);
+      for (const item of stored) storedCounts[String(item.type ?? 'sim_list_entry')] = (storedCounts[String(item.type ?? 'sim_list_entry')] ?? 0) + 1;
+      expect([stored.length, storedCounts]).toEqual([252, demoCounts]);
     });
 
     it('stores no plain-text token or key anywhere, only SHA-256 hashes of the whole strings', async () => {
@@ -62,14 +66,11 @@ describe('loading a seed document', () => {
       });
     });
 
-    it('writes a scope item for the owner of a SIM and for each of its ancestors, and no other', async () => {
+    it("lists each SIM in the lists of its owner and of each of its ancestors, and no other", async () => {
       const scopeOf = async (customerId: string) => {
-        const page = await documents.send(new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': partition.simScope(customerId) },
-        }));
-        return (page.Items ?? []).map((item) => item.sim_id as number);
+        const groupId = customerId.startsWith('acme') ? 'acme' : 'globex';
+        const listed = await readList({ db: documents, tableName }, { groupId, customerId, direct: false, page: 1, pageSize: 100 });
+        return listed?.ids;
       };
       const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
       expect(await scopeOf('acme')).toEqual(range(1001, 1025));
@@ -128,7 +129,10 @@ describe('loading a seed document', () => {
         data_bundle: null, updated_at: '2026-11-20T10:00:00+00:00',
       })),
     };
-    expect(await loadSeedDocument(document, { client, tableName })).toEqual({ items: 201, counts: { customer: 1, sim: 100, sim_scope: 100 } });
-    expect((await scanAll(client, tableName)).length).toBe(201);
+    expect(await loadSeedDocument(document, { client, tableName })).toEqual({
+      items: 305,
+      counts: { customer: 1, sim: 100, sim_list_entry: 200, sim_list_meta: 1, sim_list_sequence: 1, sim_list_counts: 2 },
+    });
+    expect((await scanAll(client, tableName)).length).toBe(305);
   });
 });

@@ -1,0 +1,77 @@
+import type { SimItem } from '../db/items';
+import { key } from '../db/keys';
+import { entriesOf, updatedAtOfTimeEntry } from './entries';
+import { fenceItems, fencesForIds } from './fences';
+import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute } from './layout';
+
+/**
+ * Gives every SIM its time position in the list of each customer on its path, in order of
+ * update (ties by id), numbering each customer's positions per UTC day from 0, and stamps it
+ * as listed at `nowMs`. Mutates the items; returns the sequence counter items that hand out
+ * the next positions (shared/sim-lists/positions.ts). For a table being filled while nothing
+ * else writes it (the seed of a new table, the benchmark).
+ */
+export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<string, unknown>[] => {
+  const next = new Map<string, number>();
+  const ordered = [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id);
+  for (const sim of ordered) {
+    const day = dayOf(sim.updated_at_ms);
+    sim.list_pos = {};
+    for (const customerId of sim.customer_path) {
+      const counter = `${customerId}\u0000${day}`;
+      const sequence = next.get(counter) ?? 0;
+      next.set(counter, sequence + 1);
+      sim.list_pos[customerId] = formatPosition(day, sequence);
+    }
+    sim.listed_at_ms = nowMs;
+  }
+  return [...next].map(([counter, sequence]) => {
+    const [customerId, day] = counter.split('\u0000') as [string, string];
+    return { ...key.simListSequence(customerId, day), type: 'sim_list_sequence', next: sequence };
+  });
+};
+
+/**
+ * Every item of the list index of `groupIds` (top-level customers) for `sims`, whose positions
+ * assignBulkPositions gave: each group's fences (a bucket per idBucketSize SIMs) and META
+ * (`ready`), every entry, and every count page with exact counts and time bounds. A generator,
+ * so that a million SIMs are written without holding six million entries. For a table being
+ * filled while nothing else writes it: counts are computed here, not by the stream consumer.
+ */
+export function* bulkIndexItems(sims: readonly SimItem[], groupIds: readonly string[]): Generator<Record<string, unknown>> {
+  const idsByGroup = new Map<string, number[]>(groupIds.map((groupId) => [groupId, []]));
+  for (const sim of sims) {
+    const groupId = sim.customer_path[0]!;
+    let ids = idsByGroup.get(groupId);
+    if (!ids) idsByGroup.set(groupId, (ids = []));
+    ids.push(sim.id);
+  }
+  const fencesByGroup = new Map<string, number[]>();
+  for (const [groupId, ids] of idsByGroup) {
+    ids.sort((left, right) => left - right);
+    const fences = fencesForIds(ids);
+    fencesByGroup.set(groupId, fences);
+    yield* fenceItems(groupId, fences, { maxId: ids.at(-1) ?? 0, state: 'ready', buildStartedMs: 0 }) as unknown as Record<string, unknown>[];
+  }
+
+  // Count pages, keyed by their key, with their attributes.
+  const pages = new Map<string, Record<string, unknown>>();
+  for (const sim of sims) {
+    for (const entry of entriesOf(sim, fencesByGroup.get(sim.customer_path[0]!)!)) {
+      yield { PK: entry.PK, SK: entry.SK };
+      const pageKey = `${entry.count.page.PK}\u0000${entry.count.page.SK}`;
+      let page = pages.get(pageKey);
+      if (!page) pages.set(pageKey, (page = { ...entry.count.page, type: 'sim_list_counts', ver: 0 }));
+      const counted = countAttribute(entry.count.slot, entry.prefix);
+      page[counted] = ((page[counted] as number | undefined) ?? 0) + 1;
+      if (entry.count.ordering === 'time') {
+        const updatedAt = updatedAtOfTimeEntry(entry.SK);
+        const low = lowAttribute(entry.count.slot);
+        const high = highAttribute(entry.count.slot);
+        page[low] = Math.min((page[low] as number | undefined) ?? updatedAt, updatedAt);
+        page[high] = Math.max((page[high] as number | undefined) ?? updatedAt, updatedAt);
+      }
+    }
+  }
+  yield* pages.values();
+}

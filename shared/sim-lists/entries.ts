@@ -1,0 +1,69 @@
+import type { SimItem } from '../db/items';
+import { key } from '../db/keys';
+import { bucketOfId } from './fences';
+import { pageOf, parsePosition, prefixOf, timeBucketOf, type ListPrefix } from './layout';
+
+/** Where an entry is counted: its count page and the bucket's slot on it. */
+export interface CountSlot {
+  /** The count page's key. */
+  page: { PK: string; SK: string };
+  /** The partition of the bucket's entries (what a recount reads). */
+  bucketPartition: string;
+  slot: number;
+  ordering: 'id' | 'time';
+}
+
+/** One entry of a SIM in one list: its key, its prefix and where it is counted. */
+export interface ListEntry {
+  PK: string;
+  SK: string;
+  prefix: ListPrefix;
+  count: CountSlot;
+}
+
+/** The part of a SIM item that decides its list entries. */
+export type ListedSim = Pick<SimItem, 'id' | 'status' | 'customer_id' | 'customer_path' | 'updated_at_ms' | 'list_pos'>;
+
+/**
+ * Every list entry of a SIM (pure): for each customer on its owner's path, one entry in the
+ * customer's list in id order (bucket from the group's fences) and one in its list in order of
+ * update (bucket from the SIM's time position for that customer; none when it has none).
+ */
+export const entriesOf = (sim: ListedSim, fences: readonly number[]): ListEntry[] => {
+  const idBucket = bucketOfId(fences, sim.id);
+  const idPage = pageOf(idBucket);
+  return sim.customer_path.flatMap((customerId): ListEntry[] => {
+    const prefix = prefixOf(customerId, sim.customer_id, sim.status);
+    const idEntry = key.simListIdEntry(customerId, idBucket, prefix, sim.id);
+    const entries: ListEntry[] = [
+      {
+        ...idEntry,
+        prefix,
+        count: { page: key.simListIdCounts(customerId, idPage.page), bucketPartition: idEntry.PK, slot: idPage.slot, ordering: 'id' },
+      },
+    ];
+    const position = parsePosition(sim.list_pos?.[customerId]);
+    if (position) {
+      const bucket = timeBucketOf(position.sequence);
+      const timePage = pageOf(bucket);
+      const timeEntry = key.simListTimeEntry(customerId, position.day, bucket, prefix, sim.updated_at_ms, sim.id);
+      entries.push({
+        ...timeEntry,
+        prefix,
+        count: {
+          page: key.simListTimeCounts(customerId, position.day, timePage.page),
+          bucketPartition: timeEntry.PK,
+          slot: timePage.slot,
+          ordering: 'time',
+        },
+      });
+    }
+    return entries;
+  });
+};
+
+/** The SIM id of an entry's sort key (the last 15 digits). */
+export const simIdOfEntry = (sortKey: string): number => Number(sortKey.slice(-15));
+
+/** The update time (epoch ms) of a time entry's sort key. */
+export const updatedAtOfTimeEntry = (sortKey: string): number => Number(sortKey.slice(3, 18));

@@ -1,0 +1,89 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSeedDocument } from '../../local/seed/load';
+import type { StreamReader } from '../../local/stream-reader';
+import { readGroupFences } from '../../shared/sim-lists/fences';
+import { changeSim } from '../../shared/sims/change-sim';
+import { readSimByIccid } from '../../shared/sims/sim-by-iccid';
+import { putSims, removeSim } from '../../shared/sims/sim-writes';
+import { seedItems } from '../../local/seed/items';
+import { parseSeedDocument } from '../../local/seed/validate';
+import type { SimItem } from '../../shared/db/items';
+import { createTestTable, testDynamoClient } from '../support/resources';
+import { eventually } from '../local/eventually';
+import { coveringRequests, fleetSeed, fleetSim, listDifferences, startListConsumer, treeOf } from './support/fleet';
+
+/**
+ * The list index kept by the table's stream (issue #19, point 3): writers change SIMs in
+ * parallel through the SIM write path while the consumer runs (the local stream reader, as
+ * `npm start` runs it), then every count and page of every filter is compared with a
+ * brute-force answer computed from the SIM items.
+ */
+
+const now = Date.now();
+const tree = treeOf('g');
+const dynamo = testDynamoClient();
+const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+let table: { db: DynamoDBDocumentClient; tableName: string };
+let reader: StreamReader | undefined;
+
+beforeAll(async () => {
+  const tableName = await createTestTable();
+  table = { db, tableName };
+  await loadSeedDocument(fleetSeed(tree, 1_200, { firstId: 1, now }), { client: dynamo, tableName });
+  ({ reader } = await startListConsumer(table, dynamo));
+}, 120_000);
+
+afterAll(async () => {
+  await reader?.stop();
+  dynamo.destroy();
+});
+
+/** SIM items as the seed loader makes them (customer names and paths from the tree), for putSims. */
+const newSims = (ids: number[], customer: string, updatedAtMs: number): SimItem[] =>
+  seedItems(
+    parseSeedDocument({ customers: tree.map((entry) => ({ ...entry, sms_enabled: true })), sims: ids.map((id) => fleetSim(id, customer, updatedAtMs)) }),
+  ).filter((item) => item.type === 'sim') as unknown as SimItem[];
+
+const iccidOf = (id: number) => `89440${String(id).padStart(14, '0')}`;
+
+describe('the list index under parallel writers', () => {
+  it('keeps every count and page of every filter exact through status changes, owner moves, new and removed SIMs', async () => {
+    const writes: Promise<unknown>[] = [];
+    const statuses = ['active', 'suspended', 'inactive', 'trial'] as const;
+    for (let index = 0; index < 120; index += 1) {
+      writes.push(changeSim(table, iccidOf(1 + ((index * 37) % 1_200)), { status: statuses[index % statuses.length] }, Date.now()));
+    }
+    for (let index = 0; index < 40; index += 1) {
+      writes.push(changeSim(table, iccidOf(1 + ((index * 53 + 11) % 1_200)), { customer: tree[(index % 5) + 1]!.id }, Date.now()));
+    }
+    for (let batch = 0; batch < 8; batch += 1) {
+      const ids = Array.from({ length: 50 }, (_, index) => 1_201 + batch * 50 + index);
+      writes.push(putSims(table, newSims(ids, tree[(batch % 5) + 1]!.id, Date.now()), Date.now()));
+    }
+    // Ids inside the seeded range too (a bucket in the middle grows).
+    writes.push(putSims(table, newSims([100_000, 100_001], tree[3]!.id, Date.now()), Date.now()));
+    for (let index = 0; index < 25; index += 1) {
+      writes.push(
+        (async () => {
+          const sim = await readSimByIccid(table, iccidOf(1 + ((index * 97 + 5) % 1_200)));
+          if (sim) await removeSim(table, sim.id);
+        })(),
+      );
+    }
+    for (let index = 0; index < 60; index += 1) {
+      writes.push(changeSim(table, iccidOf(1 + ((index * 71 + 3) % 1_200)), { data_used_mb: `${index}.50` }, Date.now()));
+    }
+    const outcomes = await Promise.allSettled(writes);
+    // Some writes may lose to a removal of the same SIM; every other one succeeds.
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && !/no SIM/.test(String(outcome.reason)))).toEqual([]);
+
+    const requests = coveringRequests(tree, [now - 3 * 86_400_000, now - 3_600_000, Date.now() - 60_000], 100);
+    await eventually(async () => expect(await listDifferences(table, requests)).toEqual([]), 90_000, 1_000);
+
+    // The new ids beyond the last bucket were cut into a bucket of their own.
+    const fences = await readGroupFences(table, 'g', true);
+    expect(fences!.fences.length).toBeGreaterThan(3);
+    expect(fences!.meta.max_id).toBe(100_001);
+  }, 180_000);
+});
