@@ -10,6 +10,7 @@
  *   npm run admin -- webhook-secret --customer CUSTOMER_ID
  *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]
  *   npm run admin -- remove-sim ICCID
+ *   npm run admin -- rebuild-list-index [--customer GROUP_ID]
  *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
  *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
@@ -22,7 +23,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { prepareEffectResend, prepareReviewedOrder } from '../shared/fulfilment/manual-actions';
 import type { FulfilmentMessage } from '../shared/fulfilment/message';
@@ -39,6 +40,10 @@ import { customerReceiptSecret, ReceiptSecretUnavailable } from '../shared/callb
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
 import { readSimByIccid } from '../shared/sims/sim-by-iccid';
 import { removeSim } from '../shared/sims/sim-writes';
+import { rebuildListIndex } from '../shared/sim-lists/rebuild';
+import { key } from '../shared/db/keys';
+import { progressBar } from './progress-bar';
+import { topLevelCustomers } from './scan-items';
 
 const usage = [
   'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
@@ -52,6 +57,8 @@ const usage = [
   '  set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]',
   '                                    change a SIM\'s status, month-to-date usage and/or owner (lifecycle events follow)',
   '  remove-sim ICCID                  remove a SIM (it leaves every list)',
+  '  rebuild-list-index [--customer GROUP_ID]',
+  '                                    build the SIM list index of groups filled by an earlier version (resumable)',
   '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
   '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
   '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
@@ -62,6 +69,8 @@ export interface AdminIo {
   env: NodeJS.ProcessEnv;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Redraws a progress bar in place (a terminal); absent, progress is written as lines. */
+  redraw?: (text: string) => void;
 }
 
 class UsageError extends Error {}
@@ -160,6 +169,29 @@ commands['remove-sim'] = async (deps, argument, _options, io) => {
   const sim = await readSimByIccid(deps, argument);
   if (!sim || !(await removeSim(deps, sim.id))) throw new AdminError(`no SIM with ICCID ${argument}`);
   io.out(`Removed SIM ${argument} (id ${sim.id})`);
+};
+
+// --- SIM lists at fleet scale (issue #19) ----------------------------------------------------
+/**
+ * `rebuild-list-index [--customer GROUP_ID]`: builds the list index (shared/sim-lists) of one
+ * customer group, or of every top-level group, of a table filled by an earlier version, with a
+ * progress bar; a group already on the index is left alone, and a stopped run goes on where it
+ * stopped. The maintain-sim-lists stream consumer must be running (it counts the SIMs the
+ * rebuild marks). docs/deploy.md says when to run it.
+ */
+commands['rebuild-list-index'] = async (deps, _argument, options, io) => {
+  const groups = options.customer ? [options.customer] : await topLevelCustomers(deps);
+  if (options.customer) {
+    const found = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.customer(options.customer) }));
+    if (found.Item?.type !== 'customer') throw new AdminError(`no customer with id ${options.customer}`);
+    if (found.Item.parent !== null) throw new AdminError(`${options.customer} is not a top-level customer group (its group is ${String((found.Item.path as string[])[0])})`);
+  }
+  for (const groupId of groups) {
+    const bar = progressBar(io);
+    const outcome = await rebuildListIndex(deps, groupId, { onProgress: bar.update });
+    bar.done();
+    io.out(outcome === 'ready' ? `List index of ${groupId}: ready` : `List index of ${groupId}: already ready`);
+  }
 };
 
 // --- Fulfilment, manual steps of the runbook (issue #14, docs/operations.md) --------------------
@@ -286,5 +318,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     env: process.env,
     out: (line) => console.log(line),
     err: (line) => console.error(line),
+    ...(process.stderr.isTTY ? { redraw: (text: string) => process.stderr.write(text) } : {}),
   });
 }

@@ -29,3 +29,13 @@ export const scanItemsOfType = async <T>(
   } while (startKey);
   return found;
 };
+
+/**
+ * The ids of the top-level customer groups of a table (a Scan: for the admin CLI's one-off
+ * commands over every group, such as rebuild-list-index).
+ */
+export const topLevelCustomers = async (table: { db: DynamoDBDocumentClient; tableName: string }): Promise<string[]> =>
+  (await scanItemsOfType<{ id: string; parent: string | null }>(table, 'customer', ['id', 'parent']))
+    .filter((customer) => customer.parent === null)
+    .map((customer) => customer.id)
+    .sort();
