@@ -6,7 +6,8 @@
  * 2. round-trips – DynamoDB calls and sequential round trips per request, success and 429
  * 3. latency     – warm in-process p50 / p99 of each Area A route, beside raw GetItem
  * 4. throughput  – requests/s of the SIM read through the gateway, beside GetItem's ceiling
- * 5. scale       – list pages over 20,000 SIMs: round trips, items read, p50
+ * 5. scale       – list pages of a fleet of 100,000 SIMs (--scale N: N SIMs): round trips,
+ *                  read units, p50, p99; write units per kind of SIM change; lag; hot keys
  * 6. rate-limiter – 300 concurrent requests of one developer admit exactly 10
  *
  * It starts what it needs (DynamoDB Local, the SQS emulator, the gateway, the SMS simulator,
@@ -18,6 +19,8 @@
  *          --quick                       fewer samples (a smoke run; figures are rougher)
  *          --keep-bundles=DIR            keep the bundles and esbuild output in DIR
  *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
+ *          --scale=N                     the scale section's fleet: N SIMs (default 100000; 1000000 takes
+ *                                        about half an hour more to load, not for CI)
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -31,7 +34,8 @@ import { readConfiguration } from '../shared/config/variables';
 import { documentClient } from '../shared/db/client';
 import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
 import { oneCallRoute } from './baselines/one-call-handler';
-import { benchSeedDocument, writeSeed } from './lib/bench-seed';
+import { benchSeedDocument } from './lib/bench-seed';
+import { scaleFleet, writeScaleFleet } from './lib/scale-fleet';
 import { recordCalls, type CallRecorder } from './lib/call-recorder';
 import type { SectionContext } from './lib/context';
 import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../local/stripe-emulator';
@@ -44,6 +48,7 @@ import { runLatency } from './sections/latency';
 import { runRateLimiter } from './sections/rate-limiter';
 import { runRoundTrips } from './sections/round-trips';
 import { runScale } from './sections/scale';
+import { runScaleWrites } from './sections/scale-writes';
 import { runThroughput } from './sections/throughput';
 
 const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter'] as const;
@@ -78,12 +83,16 @@ const sizes = {
   scaleSamples: quick ? 3 : 15,
   throughputSeconds: quick ? 3 : 10,
   throughputWarmup: quick ? 1 : 2,
-  scaleSims: 20_000,
+  scaleSims: Number(option('scale') || 100_000),
+  scalePageSize: 100,
+  // SIMs changed in a row for the hottest-key figure (10,000: what a second of 10,000 changes a second writes).
+  scaleSweep: quick ? 1_000 : 10_000,
   // Developers: throughput's round robin needs one per 9 requests of its run; the rest serve
   // the other sections (every list request needs a developer that has not listed yet).
   throughputUsers: quick ? 600 : 2_600,
   otherBenchUsers: 600,
-  scaleUsers: 200,
+  // One fresh developer per list request of the scale section (one list per 5 s per developer).
+  scaleUsers: quick ? 200 : 1_000,
   // The rate limiter's arrivals on a synthetic clock, checked against the sliding log.
   rateLimiterArrivals: quick ? 2_000 : 10_000,
 };
@@ -159,7 +168,22 @@ const main = async (): Promise<void> => {
     try {
       log('starting the local runtime (DynamoDB Local, SQS emulator, gateway, SMS simulator) and a Stripe stand-in');
       stripe = await startStandaloneStripeEmulator({ secretKey: benchStripeKey });
+      const seeded = benchSeedDocument(root, { benchUsers: sizes.throughputUsers + sizes.otherBenchUsers });
+      const fleet = scaleFleet(sizes.scaleSims, sizes.scaleUsers);
+      const seedStarted = performance.now();
       runtime = await startLocalRuntime({
+        seed: seeded.document,
+        // The scale fleet, written with its list index before the stream consumers start (they would count it twice).
+        ...(sections.includes('scale')
+          ? {
+              preload: async (target: { client: DynamoDBClient; tableName: string }) => {
+                const items = await writeScaleFleet(target.client, target.tableName, fleet, {
+                  onProgress: (written) => log(`scale fleet: ${written} items written`),
+                });
+                log(`scale fleet: ${items} items (${sizes.scaleSims} SIMs with their list index) in ${Math.round((performance.now() - seedStarted) / 1000)} s`);
+              },
+            }
+          : {}),
         quiet: true,
         benchRoutes: [oneCallRoute],
         env: {
@@ -170,25 +194,11 @@ const main = async (): Promise<void> => {
           SMS_SIMULATOR_DELAY_MS: '3600000',
         },
       });
-      const seeded = benchSeedDocument(root, {
-        benchUsers: sizes.throughputUsers + sizes.otherBenchUsers,
-        scaleUsers: sizes.scaleUsers,
-        scaleSims: sizes.scaleSims,
-      });
-      const seedClient = new DynamoDBClient({
-        endpoint: runtime.dynamodbEndpoint, region: runtime.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      const seedStarted = performance.now();
-      try {
-        const items = await writeSeed(seedClient, runtime.tableName, seeded.document);
-        log(`seed: ${items} items (demo seed, ${seeded.data.bench.credentials.length + seeded.data.scale.credentials.length} developers, ${sizes.scaleSims} SIMs at scale) in ${Math.round((performance.now() - seedStarted) / 1000)} s`);
-      } finally {
-        seedClient.destroy();
-      }
+      log(`seed: ${runtime.seeded?.items ?? 0} items (demo seed, ${seeded.data.bench.credentials.length} developers) and the runtime in ${Math.round((performance.now() - seedStarted) / 1000)} s`);
       const { data } = seeded;
       const benchPool = new CredentialPool(data.bench.credentials, 'bench');
       const throughputCredentials = benchPool.take(sizes.throughputUsers);
-      const scalePool = new CredentialPool(data.scale.credentials, 'scale');
+      const scalePool = new CredentialPool(fleet.credentials, 'scale');
       const handlersDb = documentClient(readConfiguration(awsVariables, process.env));
       recorder = recordCalls(handlersDb);
       const state: RequestState = {};
@@ -223,8 +233,12 @@ const main = async (): Promise<void> => {
       }
       if (sections.includes('scale')) {
         results.scale = await guarded('scale', () =>
-          runScale(sectionContext, { root, data, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples }),
+          runScale(sectionContext, { root, data, fleet, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples, pageSize: sizes.scalePageSize }),
         );
+        results.scaleWrites = await guarded('scale writes', () =>
+          runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep }),
+        );
+        results.scaleSims = sizes.scaleSims;
       }
       if (sections.includes('rate-limiter')) {
         results.rateLimiter = await guarded('rate limiter', () =>

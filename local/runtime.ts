@@ -67,6 +67,12 @@ export interface LocalRuntimeOptions {
   benchRoutes?: RouteDefinition[];
   /** Sees every answer of the gateway (startGateway's onAnswer): the tests check each against docs/openapi.json. */
   onAnswer?: GatewayOptions['onAnswer'];
+  /**
+   * Writes data into a new table after the seed and before the pollers and the stream reader
+   * start, so that no consumer sees it as changes: the benchmark's fleets, written in bulk
+   * with their list index (bench/lib/scale-fleet.ts). `npm start` and the tests pass none.
+   */
+  preload?: (target: { client: DynamoDBClient; tableName: string }) => Promise<void>;
 }
 
 /**
@@ -181,6 +187,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const created = await createTable(dynamo, tableName);
     const seeded =
       created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
+    if (created && options.preload) await options.preload({ client: dynamo, tableName });
     const queues = await createQueues(sqs, queuePrefix);
 
     const given = options.env ?? {};

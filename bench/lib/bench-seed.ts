@@ -6,19 +6,12 @@
  *   many developers, each with a bearer token: Area A's rate limits count per user and
  *   customer group (10 per 10 s, 60 per minute, one list per 5 s), so every measured request
  *   is sent by a user that still has budget (see CredentialPool);
- * - the `scale` customer group with 20,000 SIMs in its scope (18,000 owned by the group,
- *   2,000 by its sub-customer), statuses spread evenly, updated over the last 30 days, with
- *   its own key and developers, for the list pages at scale.
  *
- * Items are made by the seed loader's own code (validation, then seedItems: the same SIM and
- * sim_scope items as any seed) and written with parallel BatchWriteItem calls.
+ * The runtime loads it as its seed (startLocalRuntime's `seed`: the seed loader, list index
+ * included). The scale section's fleet is ./scale-fleet.ts.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seedItems } from '../../local/seed/items';
-import { parseSeedDocument } from '../../local/seed/validate';
 
 /** One developer's two factors. */
 export interface BenchCredential {
@@ -37,20 +30,11 @@ export interface BenchData {
     simIds: number[];
     smsIccid: string;
   };
-  scale: {
-    customerId: string;
-    name: string;
-    subCustomerName: string;
-    sims: number;
-    credentials: BenchCredential[];
-  };
 }
 
 /** Sizes of the seed. */
 export interface BenchSeedOptions {
   benchUsers: number;
-  scaleUsers: number;
-  scaleSims: number;
 }
 
 const statuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
@@ -73,9 +57,7 @@ export const benchSeedDocument = (
 ): { document: Record<string, unknown[]>; data: BenchData } => {
   const demo = JSON.parse(readFileSync(join(repositoryRoot, 'local/demo-seed.json'), 'utf8')) as Record<string, unknown[]>;
   const benchKey = 'devkey_benchkey_BenchKeySecret0123456789abcdefghij';
-  const scaleKey = 'devkey_scalekey_ScaleKeySecret0123456789abcdefghij';
   const benchCredentials = credentialsFor('bench', options.benchUsers, benchKey);
-  const scaleCredentials = credentialsFor('scale', options.scaleUsers, scaleKey);
 
   const sim = (id: number, customer: string, index: number, updatedAt: number) => ({
     id,
@@ -99,11 +81,6 @@ export const benchSeedDocument = (
     msisdn: `4477${String(id).slice(-9)}`,
     status: 'active',
   }));
-  const firstScaleId = 7_000_001;
-  const scaleSims = Array.from({ length: options.scaleSims }, (_, index) =>
-    // Updated over the last 30 days, spread evenly; every 10th SIM belongs to the sub-customer.
-    sim(firstScaleId + index, index % 10 === 9 ? 'scale-north' : 'scale', index, now - ((index * 7919) % (30 * 24)) * 3_600_000 - 60_000),
-  );
 
   const developers = (credentials: BenchCredential[], customer: string) =>
     credentials.map((credential) => ({
@@ -115,55 +92,23 @@ export const benchSeedDocument = (
       ...demo.customers!,
       { id: 'bench', name: 'Bench Group', parent: null, sms_enabled: true },
       { id: 'bench-sub', name: 'Bench Sub', parent: 'bench', sms_enabled: true },
-      { id: 'scale', name: 'Scale Group', parent: null, sms_enabled: true },
-      { id: 'scale-north', name: 'Scale North', parent: 'scale', sms_enabled: true },
     ],
-    users: [...demo.users!, ...developers(benchCredentials, 'bench'), ...developers(scaleCredentials, 'scale')],
+    users: [...demo.users!, ...developers(benchCredentials, 'bench')],
     bearer_tokens: [
       ...demo.bearer_tokens!,
-      ...[...benchCredentials, ...scaleCredentials].map((credential) => ({ token: credential.bearerToken, user: credential.userId, revoked: false })),
+      ...benchCredentials.map((credential) => ({ token: credential.bearerToken, user: credential.userId, revoked: false })),
     ],
     api_keys: [
       ...demo.api_keys!,
       { key: benchKey, customer: 'bench', revoked: false },
-      { key: scaleKey, customer: 'scale', revoked: false },
     ],
-    sims: [...demo.sims!, ...benchSims, ...scaleSims],
+    sims: [...demo.sims!, ...benchSims],
   };
   return {
     document,
     data: {
       bench: { customerId: 'bench', credentials: benchCredentials, simIds: benchSimIds, smsIccid: benchSims[0]!.iccid },
-      scale: {
-        customerId: 'scale', name: 'Scale Group', subCustomerName: 'Scale North', sims: options.scaleSims, credentials: scaleCredentials,
-      },
     },
   };
 };
 
-/**
- * Validates the document and writes its items (the seed loader's seedItems) into the table
- * with `parallel` BatchWriteItem calls in flight, retrying unprocessed items. Returns the
- * number of items written.
- */
-export const writeSeed = async (client: DynamoDBClient, tableName: string, document: unknown, parallel = 16): Promise<number> => {
-  const items = seedItems(parseSeedDocument(document));
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const start = next;
-      next += 25;
-      if (start >= items.length) return;
-      let pending = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 1; pending.length > 0; attempt += 1) {
-        if (attempt > 10) throw new Error(`${pending.length} seed items stayed unprocessed`);
-        if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-        const output = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-        pending = (output.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: parallel }, worker));
-  return items.length;
-};

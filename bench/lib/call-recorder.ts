@@ -12,6 +12,8 @@ export interface BenchCall extends RecordedCall {
   simItemsRead: number;
   /** The error name when the call failed (e.g. ConditionalCheckFailedException). */
   error?: string;
+  /** Capacity units DynamoDB reported for the call (read units for reads, write units for writes). */
+  capacityUnits?: number;
 }
 
 /** The calls recorded on a client, in start order, with their sequential round trips. */
@@ -41,7 +43,15 @@ type Output = {
   Count?: number;
   ScannedCount?: number;
   Responses?: Record<string, Record<string, unknown>[]>;
+  ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
 };
+
+/** The commands that take ReturnConsumedCapacity (reads and writes of items). */
+const dataCommands = /^(Get|Put|Update|Delete|Query|Scan|BatchGet|BatchWrite|TransactGet|TransactWrite)(Item)?Command$/;
+
+/** The capacity units of a ConsumedCapacity answer (one object, or one per table for batch calls). */
+const unitsOf = (consumed: Output['ConsumedCapacity']): number | undefined =>
+  consumed === undefined ? undefined : (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
 
 const isSimItem = (item: Record<string, unknown> | undefined): boolean =>
   item !== undefined && typeof item.PK === 'string' && item.PK.startsWith('SIM#') && item.SK === 'SIM';
@@ -82,6 +92,8 @@ export const recordCalls = (client: DynamoDBDocumentClient): CallRecorder => {
       if (!active || paused) return next(args);
       const command = String((context as { commandName?: string }).commandName ?? 'unknown');
       const sink = scope.getStore();
+      // Every call asks DynamoDB for the units it consumes (DynamoDB Local answers too): the read and write units of the figures.
+      if (dataCommands.test(command)) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
       const startedAt = performance.now();
       lastActivity = startedAt;
       inFlight += 1;
@@ -105,6 +117,7 @@ export const recordCalls = (client: DynamoDBDocumentClient): CallRecorder => {
           endedAt,
           ...figures(command, output),
           ...(error ? { error } : {}),
+          ...(unitsOf(output?.ConsumedCapacity) === undefined ? {} : { capacityUnits: unitsOf(output?.ConsumedCapacity) }),
         };
         calls.push(call);
         sink?.push(call);

@@ -4,6 +4,7 @@ import type { LatencyResult } from '../sections/latency';
 import type { RateLimiterResult } from '../sections/rate-limiter';
 import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
 import type { ScaleFigure } from '../sections/scale';
+import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
@@ -22,6 +23,9 @@ export interface BenchResults {
   latency?: LatencyResult;
   throughput?: ThroughputResult;
   scale?: ScaleFigure[];
+  scaleWrites?: ScaleWritesResult;
+  /** SIMs of the scale section's fleet. */
+  scaleSims?: number;
   rateLimiter?: RateLimiterResult;
   targets: TargetResult[];
   notes: string[];
@@ -145,12 +149,31 @@ const throughputSection = (result: ThroughputResult): string =>
 
 const scaleTable = (figures: ScaleFigure[]): string =>
   table(
-    ['case', 'query', 'count', 'results', 'round trips', 'calls', 'scope items scanned', 'scope items returned', 'full SIM items read', 'p50 ms', 'samples', 'note'],
+    ['case', 'query', 'count', 'results', 'round trips', 'calls', 'read units', 'p50 ms', 'p99 ms', 'samples', 'note'],
     figures.map((figure) => [
-      figure.case, `\`${figure.query || '—'}\``, figure.count, figure.results, figure.roundTrips, figure.calls, figure.scopeItemsScanned,
-      figure.scopeItemsReturned, figure.simItemsRead, number(figure.p50), figure.samples, [figure.note, ...figure.problems].filter(Boolean).join('; '),
+      figure.case, `\`${figure.query || '—'}\``, figure.count, figure.results, figure.roundTrips, figure.calls, figure.readUnits,
+      number(figure.p50), number(figure.p99), figure.samples, figure.note ?? '',
     ]),
   );
+
+const scaleWritesSection = (result: ScaleWritesResult): string =>
+  [
+    `Write units per changed SIM, a tree ${result.levels} levels deep, the SIM owned by a site (every level's two lists: ${result.levels} × 2), writer and stream consumer together:`,
+    '',
+    table(
+      ['change', 'measured', 'write units', 'by part'],
+      result.costs.map((cost) => [
+        cost.change, cost.batch === 1 ? 'one change alone' : `per change of a batch of ${cost.batch}`, cost.total,
+        Object.entries(cost.parts).map(([part, units]) => `${part} ${units}`).join(', '),
+      ]),
+    ),
+    '',
+    `L, from a change acknowledged to the list count that shows it (${result.lagMs.samples} status changes): p50 ${result.lagMs.p50} ms, max ${result.lagMs.max} ms.`,
+    '',
+    ...result.hotKeys.map(
+      (run) => `- ${run.run} (${run.changes} changes in ${run.seconds} s here): most writes on one partition key ${run.hottest.map((hot) => `${hot.writes} (\`${hot.key}\`)`).join(', ')}.`,
+    ),
+  ].join('\n');
 
 const rateLimiterSection = (result: RateLimiterResult): string =>
   [
@@ -221,7 +244,10 @@ export const renderMarkdown = (results: BenchResults): string => {
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
   if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
-  if (results.scale) lines.push('## 5. List pages at scale (20,000 SIMs in scope, 100 per page)', '', scaleTable(results.scale), '');
+  if (results.scale) {
+    lines.push(`## 5. List pages at scale (${(results.scaleSims ?? 0).toLocaleString('en-GB')} SIMs in one group, 100 per page)`, '', scaleTable(results.scale), '');
+  }
+  if (results.scaleWrites) lines.push('### Keeping the lists exact', '', scaleWritesSection(results.scaleWrites), '');
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
   if (results.notes.length > 0) lines.push('## Notes', '', ...results.notes.map((note) => `- ${note}`), '');
   return `${lines.join('\n').trimEnd()}\n`;

@@ -23,6 +23,41 @@ import { formatHundredths, normaliseDecimal, toHundredths } from './decimal';
 import { customerPaths } from './paths';
 import type { SeedDocument } from './schema';
 
+/**
+ * The SIM item of a validated seed SIM (SPEC.md's fields, amounts with two decimals), owned
+ * by a customer of that name and path, on `bundle` (its figures copied) or none; a SIM without
+ * `updated_at` is stamped `defaultUpdatedAt`. Its list positions are given later (./load.ts).
+ */
+export const simItemOf = (
+  sim: SeedDocument['sims'][number],
+  owner: { name: string; path: string[] },
+  bundle: SimBundleSnapshot | null,
+  defaultUpdatedAt: string,
+): SimItem => {
+  const updatedAt = sim.updated_at ?? defaultUpdatedAt;
+  return {
+    ...key.sim(sim.id),
+    ...gsi1.simByIccid(sim.iccid),
+    type: 'sim',
+    id: sim.id,
+    iccid: sim.iccid,
+    msisdn: sim.msisdn,
+    status: sim.status,
+    connection_status: sim.connection_status,
+    customer_id: sim.customer,
+    customer_name: owner.name,
+    customer_path: owner.path,
+    tariff_name: sim.tariff_name,
+    data_used_mb: normaliseDecimal(sim.data_used_mb),
+    data_overage_mb: normaliseDecimal(sim.data_overage_mb),
+    base_cost: normaliseDecimal(sim.base_cost),
+    overage_cost: normaliseDecimal(sim.overage_cost),
+    data_bundle: bundle === null ? null : { ...bundle },
+    updated_at: updatedAt,
+    updated_at_ms: parseIsoDateTime(updatedAt, { requireOffset: true })!,
+  };
+};
+
 /** `now` as an ISO-8601 string with an explicit +00:00 offset. */
 const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
 
@@ -112,33 +147,9 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   );
 
   const defaultUpdatedAt = isoUtc(now);
-  const sims: SimItem[] = [];
-  for (const sim of document.sims) {
-    const updatedAt = sim.updated_at ?? defaultUpdatedAt;
-    const updatedAtMs = parseIsoDateTime(updatedAt, { requireOffset: true })!;
-    const path = pathOf(sim.customer);
-    sims.push({
-      ...key.sim(sim.id),
-      ...gsi1.simByIccid(sim.iccid),
-      type: 'sim',
-      id: sim.id,
-      iccid: sim.iccid,
-      msisdn: sim.msisdn,
-      status: sim.status,
-      connection_status: sim.connection_status,
-      customer_id: sim.customer,
-      customer_name: customersById.get(sim.customer)!.name,
-      customer_path: path,
-      tariff_name: sim.tariff_name,
-      data_used_mb: normaliseDecimal(sim.data_used_mb),
-      data_overage_mb: normaliseDecimal(sim.data_overage_mb),
-      base_cost: normaliseDecimal(sim.base_cost),
-      overage_cost: normaliseDecimal(sim.overage_cost),
-      data_bundle: sim.data_bundle === null ? null : { ...snapshots.get(sim.data_bundle)! },
-      updated_at: updatedAt,
-      updated_at_ms: updatedAtMs,
-    });
-  }
+  const sims = document.sims.map((sim) =>
+    simItemOf(sim, { name: customersById.get(sim.customer)!.name, path: pathOf(sim.customer) }, sim.data_bundle === null ? null : snapshots.get(sim.data_bundle)!, defaultUpdatedAt),
+  );
 
   const plans = document.plans.map((plan): PlanItem => ({
     ...key.plan(plan.sku),

@@ -5,56 +5,52 @@ import { fenceItems, fencesForIds } from './fences';
 import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute } from './layout';
 
 /**
- * Gives every SIM its time position in the list of each customer on its path, in order of
- * update (ties by id), numbering each customer's positions per UTC day from 0, and stamps it
- * as listed at `nowMs`. Mutates the items; returns the sequence counter items that hand out
- * the next positions (shared/sim-lists/positions.ts). For a table being filled while nothing
- * else writes it (the seed of a new table, the benchmark).
+ * Building the list index in bulk, for a table being filled while nothing else writes it (the
+ * seed of a new table, the benchmark's fleets): counts are computed here, not by the stream
+ * consumer, from the same entries (./entries.ts) the consumer writes.
  */
-export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<string, unknown>[] => {
+
+/**
+ * Hands out time positions in bulk: `assign` gives a SIM its position in the list of each
+ * customer on its path, numbering each customer's positions per UTC day from 0, and stamps it
+ * as listed at `nowMs`. Call it in order of update (ties by id); `sequenceItems` are then the
+ * counters that hand out the next positions (./positions.ts).
+ */
+export const positionAssigner = (nowMs: number) => {
   const next = new Map<string, number>();
-  const ordered = [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id);
-  for (const sim of ordered) {
-    const day = dayOf(sim.updated_at_ms);
-    sim.list_pos = {};
-    for (const customerId of sim.customer_path) {
-      const counter = `${customerId}\u0000${day}`;
-      const sequence = next.get(counter) ?? 0;
-      next.set(counter, sequence + 1);
-      sim.list_pos[customerId] = formatPosition(day, sequence);
-    }
-    sim.listed_at_ms = nowMs;
-  }
-  return [...next].map(([counter, sequence]) => {
-    const [customerId, day] = counter.split('\u0000') as [string, string];
-    return { ...key.simListSequence(customerId, day), type: 'sim_list_sequence', next: sequence };
-  });
+  return {
+    assign: (sim: SimItem): void => {
+      const day = dayOf(sim.updated_at_ms);
+      sim.list_pos = {};
+      for (const customerId of sim.customer_path) {
+        const counter = `${customerId}\u0000${day}`;
+        const sequence = next.get(counter) ?? 0;
+        next.set(counter, sequence + 1);
+        sim.list_pos[customerId] = formatPosition(day, sequence);
+      }
+      sim.listed_at_ms = nowMs;
+    },
+    sequenceItems: (): Record<string, unknown>[] =>
+      [...next].map(([counter, sequence]) => {
+        const [customerId, day] = counter.split('\u0000') as [string, string];
+        return { ...key.simListSequence(customerId, day), type: 'sim_list_sequence', next: sequence };
+      }),
+  };
+};
+
+/** Gives every SIM its time positions (positionAssigner, in order of update); returns the counter items. Mutates the items. */
+export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<string, unknown>[] => {
+  const assigner = positionAssigner(nowMs);
+  for (const sim of [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id)) assigner.assign(sim);
+  return assigner.sequenceItems();
 };
 
 /**
- * Every item of the list index of `groupIds` (top-level customers) for `sims`, whose positions
- * assignBulkPositions gave: each group's fences (a bucket per idBucketSize SIMs) and META
- * (`ready`), every entry, and every count page with exact counts and time bounds. A generator,
- * so that a million SIMs are written without holding six million entries. For a table being
- * filled while nothing else writes it: counts are computed here, not by the stream consumer.
+ * Every entry of `sims` (positioned already), then every count page with exact counts and
+ * time bounds, the groups' buckets cut by `fencesByGroup`. A generator over any iterable, so
+ * that a million SIMs are written without holding their six million entries.
  */
-export function* bulkIndexItems(sims: readonly SimItem[], groupIds: readonly string[]): Generator<Record<string, unknown>> {
-  const idsByGroup = new Map<string, number[]>(groupIds.map((groupId) => [groupId, []]));
-  for (const sim of sims) {
-    const groupId = sim.customer_path[0]!;
-    let ids = idsByGroup.get(groupId);
-    if (!ids) idsByGroup.set(groupId, (ids = []));
-    ids.push(sim.id);
-  }
-  const fencesByGroup = new Map<string, number[]>();
-  for (const [groupId, ids] of idsByGroup) {
-    ids.sort((left, right) => left - right);
-    const fences = fencesForIds(ids);
-    fencesByGroup.set(groupId, fences);
-    yield* fenceItems(groupId, fences, { maxId: ids.at(-1) ?? 0, state: 'ready', buildStartedMs: 0 }) as unknown as Record<string, unknown>[];
-  }
-
-  // Count pages, keyed by their key, with their attributes.
+export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: ReadonlyMap<string, readonly number[]>): Generator<Record<string, unknown>> {
   const pages = new Map<string, Record<string, unknown>>();
   for (const sim of sims) {
     for (const entry of entriesOf(sim, fencesByGroup.get(sim.customer_path[0]!)!)) {
@@ -75,3 +71,29 @@ export function* bulkIndexItems(sims: readonly SimItem[], groupIds: readonly str
   }
   yield* pages.values();
 }
+
+/**
+ * The whole list index of `groupIds` (top-level customers) for `sims`, whose positions
+ * assignBulkPositions gave: each group's fences (a bucket per idBucketSize SIMs) and META
+ * (`ready`), every entry and every count page.
+ */
+export function* bulkIndexItems(sims: readonly SimItem[], groupIds: readonly string[]): Generator<Record<string, unknown>> {
+  const idsByGroup = new Map<string, number[]>(groupIds.map((groupId) => [groupId, []]));
+  for (const sim of sims) {
+    const groupId = sim.customer_path[0]!;
+    let ids = idsByGroup.get(groupId);
+    if (!ids) idsByGroup.set(groupId, (ids = []));
+    ids.push(sim.id);
+  }
+  const fencesByGroup = new Map<string, number[]>();
+  for (const [groupId, ids] of idsByGroup) {
+    ids.sort((left, right) => left - right);
+    fencesByGroup.set(groupId, fencesForIds(ids));
+    yield* readyGroupItems(groupId, fencesByGroup.get(groupId)!, ids.at(-1) ?? 0);
+  }
+  yield* bulkEntryAndCountItems(sims, fencesByGroup);
+}
+
+/** A group's fence pages and its META, `ready`, for fences cut in bulk. */
+export const readyGroupItems = (groupId: string, fences: readonly number[], maxId: number): Record<string, unknown>[] =>
+  fenceItems(groupId, fences, { maxId, state: 'ready', buildStartedMs: 0 }) as unknown as Record<string, unknown>[];

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../db/conditions';
+import { sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions } from '../sim-lists/positions';
@@ -67,13 +67,44 @@ export type SimFields = Partial<
 
 const sameValue = (left: unknown, right: unknown): boolean => JSON.stringify(left) === JSON.stringify(right);
 
+/** One change of the batch form: a SIM as read, and the fields to set on it. */
+export interface SimFieldChange {
+  current: SimItem;
+  fields: SimFields;
+}
+
+/** What one change of a batch did: written, not needed (nothing differed), or lost to another writer (read again and retry). */
+export type SimChangeOutcome = { outcome: 'written' | 'unchanged'; sim: SimItem } | { outcome: 'lost'; sim: SimItem };
+
 /**
- * Changes fields of a SIM read as `current`: only the fields whose value differs are written,
- * with `updated_at` = `nowMs` and new time positions; a change that changes nothing writes
- * nothing (and moves no `updated_at`). Conditional on the SIM still being as read (its
- * `updated_at_ms` and the changed fields' values), so two writers cannot interleave: false
- * when another writer came first (read again and retry), true when written. Returns the SIM
- * as written.
+ * Changes fields of SIMs read as `current`: for each, only the fields whose value differs are
+ * written, with `updated_at` = `nowMs` and new time positions (handed out for the whole batch
+ * at once); a change that changes nothing writes nothing (and moves no `updated_at`). Each is
+ * conditional on its SIM still being as read (its `updated_at_ms` and the changed fields'
+ * values), so two writers cannot interleave: `lost` when another writer came first.
+ */
+export const changeSimsFields = async (table: SimTable, changes: readonly SimFieldChange[], nowMs: number): Promise<SimChangeOutcome[]> => {
+  const planned = changes.map(({ current, fields }) => {
+    const changed = Object.entries(fields).filter(([name, value]) => value !== undefined && !sameValue(current[name as keyof SimItem], value));
+    const next: SimItem = { ...current, ...Object.fromEntries(changed), updated_at: isoWithOffset(nowMs), updated_at_ms: nowMs };
+    return { current, changed, next };
+  });
+  const moving = planned.filter((plan) => plan.changed.length > 0);
+  const listings = await reservePositions(table, moving.map((plan) => plan.next), nowMs);
+  moving.forEach((plan, index) => Object.assign(plan.next, listings[index]));
+  return Promise.all(
+    planned.map(async ({ current, changed, next }): Promise<SimChangeOutcome> => {
+      if (changed.length === 0) return { outcome: 'unchanged', sim: current };
+      const written = await writeChangedFields(table, current, changed.map(([name]) => name), next);
+      return written ? { outcome: 'written', sim: next } : { outcome: 'lost', sim: current };
+    }),
+  );
+};
+
+/**
+ * Changes fields of one SIM read as `current` (changeSimsFields for one): `written` true when
+ * written or when nothing differed, false when another writer came first. Returns the SIM as
+ * it now is.
  */
 export const changeSimFields = async (
   table: SimTable,
@@ -81,40 +112,36 @@ export const changeSimFields = async (
   fields: SimFields,
   nowMs: number,
 ): Promise<{ written: boolean; sim: SimItem }> => {
-  const changed = Object.entries(fields).filter(([name, value]) => value !== undefined && !sameValue(current[name as keyof SimItem], value));
-  if (changed.length === 0) return { written: true, sim: current };
-  const next: SimItem = { ...current, ...Object.fromEntries(changed), updated_at: isoWithOffset(nowMs), updated_at_ms: nowMs };
-  const [listing] = await reservePositions(table, [next], nowMs);
-  Object.assign(next, listing);
+  const [result] = await changeSimsFields(table, [{ current, fields }], nowMs);
+  return { written: result!.outcome !== 'lost', sim: result!.sim };
+};
+
+/** The conditional update of one SIM's changed fields with its new update time and listing. */
+const writeChangedFields = async (table: SimTable, current: SimItem, changed: string[], next: SimItem): Promise<boolean> => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':previous': current.updated_at_ms };
-  const sets = [...changed.map(([name]) => name), 'updated_at', 'updated_at_ms', 'listed_at_ms', 'list_pos'].map((name, index) => {
+  const sets = [...changed, 'updated_at', 'updated_at_ms', 'listed_at_ms', 'list_pos'].map((name, index) => {
     names[`#f${index}`] = name;
     values[`:f${index}`] = next[name as keyof SimItem];
     return `#f${index} = :f${index}`;
   });
-  const unchangedSince = changed.map(([name], index) => {
+  const unchangedSince = changed.map((name, index) => {
     const previous = current[name as keyof SimItem];
     if (previous === undefined) return `attribute_not_exists(#f${index})`;
     values[`:p${index}`] = previous;
     return `#f${index} = :p${index}`;
   });
-  try {
-    await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: key.sim(current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: ['attribute_exists(PK)', 'updated_at_ms = :previous', ...unchangedSince].join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return { written: true, sim: next };
-  } catch (error) {
-    if (isConditionFailure(error)) return { written: false, sim: current };
-    throw error;
-  }
+  return sendUnlessConditionFails(
+    table.db,
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: key.sim(current.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: ['attribute_exists(PK)', 'updated_at_ms = :previous', ...unchangedSince].join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 };
 
 /** Removes a SIM (its list entries follow from the stream). False when there was none. */
