@@ -1,7 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { msisdnDigits, msisdnHolders } from '../../shared/sims/msisdn-index';
 import { seedItems } from './items';
-import { parseSeedDocument } from './validate';
+import { entryLabel, parseSeedDocument, SeedValidationError, type SeedDocument } from './validate';
 
 /** Where a seed document is written: any table with the service's shape, local or deployed. */
 export interface SeedTarget {
@@ -49,7 +50,8 @@ const writeBatch = async (
  * table under the same key is replaced; load into an empty table for an exact copy.
  */
 export const loadSeedDocument = async (document: unknown, target: SeedTarget): Promise<SeedLoadResult> => {
-  const items = seedItems(parseSeedDocument(document));
+  const parsed = parseSeedDocument(document);
+  const items = seedItems(parsed);
   const counts: Record<string, number> = {};
   const keys = new Set<string>();
   for (const item of items) {
@@ -66,6 +68,7 @@ export const loadSeedDocument = async (document: unknown, target: SeedTarget): P
   }
   // The document client wraps the caller's client without owning it: never destroyed here.
   const documents = DynamoDBDocumentClient.from(target.client, { marshallOptions: { removeUndefinedValues: true } });
+  await refuseMsisdnsInUse(documents, target.tableName, parsed);
   let next = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
@@ -81,4 +84,22 @@ export const loadSeedDocument = async (document: unknown, target: SeedTarget): P
   };
   await Promise.all(Array.from({ length: Math.min(parallelBatches, batches.length) }, worker));
   return { items: items.length, counts };
+};
+
+/**
+ * Refuses (SeedValidationError, naming each entry) a document whose SIM would take an MSISDN
+ * that another SIM of the table already holds (its claim, shared/sims/msisdn-index.ts, names
+ * another SIM id), before anything is written. A SIM loaded again with its own number is fine.
+ * Read before the batch writes, which cannot be conditional: a writer racing the load can still
+ * slip in between (the seed loader is an operator's tool, not a concurrent path).
+ */
+const refuseMsisdnsInUse = async (db: DynamoDBDocumentClient, tableName: string, document: SeedDocument): Promise<void> => {
+  const holders = await msisdnHolders({ db, tableName }, document.sims.flatMap((sim) => (sim.msisdn === null ? [] : [sim.msisdn])));
+  const problems = document.sims.flatMap((sim, index) => {
+    const holder = sim.msisdn === null ? undefined : holders.get(msisdnDigits(sim.msisdn));
+    return holder && holder.sim_id !== sim.id
+      ? [`${entryLabel('sims', index, sim)}: msisdn "${sim.msisdn}" is already used by SIM ${holder.sim_id} (ICCID ${holder.iccid}) in the table`]
+      : [];
+  });
+  if (problems.length > 0) throw new SeedValidationError(problems);
 };

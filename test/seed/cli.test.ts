@@ -48,12 +48,12 @@ describe('npm run seed', () => {
     expect([code, stdout]).toEqual([
       0,
       `Created table ${tableName}\n` +
-        `Loaded 139 items from ${file} into table ${tableName} at ${endpoint} ` +
-        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, sim_scope 52, plan 14, stock_unit 14, account 4, device 4)\n',
+        `Loaded 168 items from ${file} into table ${tableName} at ${endpoint} ` +
+        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, sim_scope 52, plan 14, stock_unit 14, account 4, device 4, msisdn_claim 29)\n',
     ]);
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     expect(Table?.TableStatus).toBe('ACTIVE');
-    expect((await scanAll(client, tableName)).length).toBe(139);
+    expect((await scanAll(client, tableName)).length).toBe(168);
   });
 
   it('refuses a broken file with the problem, exit code 1, and writes nothing', async () => {
