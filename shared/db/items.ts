@@ -469,6 +469,15 @@ export interface FulfilmentEffectItem {
   completed_at?: string;
   /** What the effect produced (provider message id, units, ...) or why it failed. */
   detail?: Record<string, unknown>;
+  /**
+   * An SMS effect sent through AWS End User Messaging (issue #21): the state its first final
+   * delivery event reported, when the service received it, and every delivery event received
+   * (shared/sms/delivery-events.ts). No callback: the buyer is told nothing more.
+   */
+  delivery_status?: 'delivered' | 'expired' | 'failed';
+  delivery_received_at?: string;
+  delivery_events?: SmsDeliveryEvent[];
+  delivery_event_keys?: Set<string>;
 }
 
 /** The dispatch task of a B2 order: held SIMs assigned to the order, awaiting a person to post them. */
