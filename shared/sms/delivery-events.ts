@@ -190,6 +190,7 @@ export const recordSmsDeliveryEvent = async (deps: DeliveryEventDeps, event: Sms
     appendLogKeys({ message_id: messageId });
     const outcome = await recordDeliveryEvent(deps.table, messageId, history, finalStatus, receivedAt);
     result = outcome.outcome;
+    if (outcome.outcome !== 'repeat' && outcome.message.correlation_id) appendLogKeys({ origin_correlation_id: outcome.message.correlation_id });
     if (outcome.outcome === 'recorded') await queueForForwarding(deps.queue, outcome.message, finalStatus!, receivedAt);
     if (outcome.outcome === 'ignored') {
       logger.warn('sms delivery event ignored: the message is already in a terminal state', { event_type: event.eventType, current: outcome.message.status });
