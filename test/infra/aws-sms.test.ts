@@ -2,6 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnResource as CdkCfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { topicConsumers } from '../../shared/topology/topics';
+import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
+import { requiredVariables } from '../../shared/config/variables';
 import { synthesise, type Synthesised } from './synth';
 import { actionsOn, allActions, dependencyCycle, environmentOf, idsOfType, referencedIds, roleStatements } from './template-queries';
 
@@ -201,6 +203,16 @@ describe('the stack with SMS through AWS End User Messaging and two-way SMS', ()
     expect(policies.filter((statement) => JSON.stringify(statement.Action).includes('sms-voice:UpdatePhoneNumber'))).toEqual([
       { Action: 'sms-voice:UpdatePhoneNumber', Effect: 'Allow', Resource: identityArn() },
     ]);
+  });
+
+  it('gives each topic consumer each variable its configuration requires', () => {
+    const { json, stack } = synthesised;
+    for (const topic of stack.topicConsumers.values()) {
+      const name = topic.definition.consumer.name as FunctionName;
+      const required = requiredVariables(functionConfigs[name]).filter((variable) => !lambdaRuntimeVariables.includes(variable));
+      const environment = environmentOf(json, logicalId(synthesised, topic.consumer.function));
+      expect(required.filter((variable) => environment[variable] === undefined), name).toEqual([]);
+    }
   });
 
   it('outputs the topics and the configuration set', () => {
