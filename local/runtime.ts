@@ -247,6 +247,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       orders: { db: documents, tableName },
       outboxDir,
       smsMessages: () => simulator.messages(),
+      awsSmsMessages: () => awsSms.messages(),
       inboxDeliveries: () => inbox?.deliveries() ?? [],
       inboxUrl: () => inbox?.url,
       stripe: () => emulator,
