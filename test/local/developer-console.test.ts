@@ -209,7 +209,7 @@ describe('the developer console in Chromium', () => {
     expect(subscriptionId).toMatch(/^wh_[0-9a-f]{24}$/);
     expect(await subscription.locator('h4 .status').textContent()).toBe('active');
     expect(await subscription.locator('dd').allTextContents()).toEqual(expect.arrayContaining([
-      `${runtime.inbox.url}lifecycle`, 'line.activated, line.suspended, usage.updated, identity.rotated, identity.verified',
+      `${runtime.inbox.url}lifecycle`, 'line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received',
     ]));
     expect(await customer.getByRole('button', { name: 'Subscribe the webhook inbox' }).count()).toBe(0);
     expect(await page.locator('#activity li').first().textContent()).toContain(`Subscribed the webhook inbox for customer ${demoSim.customer}: ${subscriptionId} `);
