@@ -110,7 +110,9 @@ describe('every function of functions/ at init', () => {
       'list-webhook-deliveries.ts': tableFunction('list-webhook-deliveries'),
       'list-webhooks.ts': tableFunction('list-webhooks'),
       'publish-lifecycle-events.ts': `${tableFunction('publish-lifecycle-events')}; WEBHOOK_DELIVERY_QUEUE_URL is not set`,
+      'receive-inbound-sms.ts': tableFunction('receive-inbound-sms'),
       'receive-sms-receipt.ts': `${tableFunction('receive-sms-receipt')}; CALLBACK_QUEUE_URL is not set`,
+      'record-sms-events.ts': `${tableFunction('record-sms-events')}; CALLBACK_QUEUE_URL is not set`,
       'rotate-webhook-secret.ts': tableFunction('rotate-webhook-secret'),
       'send-sms.ts': tableFunction('send-sms'),
       // No table: the webhook only verifies and queues.
