@@ -193,6 +193,13 @@ describe('inbound SMS (two-way)', () => {
     expect(subscribers.to('/ok/acme-mo')).toHaveLength(1);
     expect(subscribers.to('/ok/acme-default')).toEqual([]);
     expect(subscribers.to('/ok/globex-mo')).toEqual([]);
+
+    // The developer console shows the message from the SIM, and the SMS it answers.
+    const page = await (await fetch(runtime.consoleUrl)).text();
+    expect(page).toContain('SMS through AWS End User Messaging, and messages from SIMs');
+    expect(page).toContain(`<code>${messageId}</code>`);
+    expect(page).toContain('<pre>STATUS OK battery 87%</pre>');
+    expect(page).toContain(`<code>${askedId}</code>`);
   });
 
   it('answers in_reply_to null when the previous message was not one sent to this SIM', async () => {
