@@ -22,6 +22,13 @@ const httpSuites = readdirSync(join(root, 'test'))
   .sort();
 
 /**
+ * The HTTP suites of A3 and A4 (test/area-a-sms/) that are not about one provider: the
+ * `aws-sms` project runs them with SMS_PROVIDER=aws. (The aws-*.test.ts files choose their
+ * provider themselves.)
+ */
+const smsSuites = httpSuites.filter((file) => file.startsWith('test/area-a-sms/') && !/\/aws-[^/]*\.test\.ts$/.test(file));
+
+/**
  * What both projects share. Their global setups start one DynamoDB Local and one SQS
  * emulator per test run, shared by both; each test file makes its own table and queues in
  * them (test/support/resources.ts).
@@ -54,6 +61,17 @@ export default defineConfig({
       },
       // Every test against the TypeScript sources.
       { test: { ...shared, name: 'source', include: ['test/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] } },
+      // The HTTP suites of A3 and A4 once more with SMS_PROVIDER=aws (issue #21): every SMS goes
+      // through AWS End User Messaging, to the embedded emulator (test/area-a-sms/support/sms-network.ts).
+      {
+        test: {
+          ...shared,
+          name: 'aws-sms',
+          include: smsSuites,
+          env: { SMS_PROVIDER: 'aws' },
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
     ],
   },
 });

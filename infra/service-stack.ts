@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/topology/queues';
 import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from '../shared/topology/routes';
 import { streamConsumers as allStreamConsumers, type StreamConsumerDefinition } from '../shared/topology/streams';
+import { topicConsumers as allTopicConsumers, type TopicConsumerDefinition, type TopicName } from '../shared/topology/topics';
 import { defaultServiceName, parseLogLevel } from '../shared/observability/logger';
 import { defaultMetricsNamespace } from '../shared/observability/metrics';
 import { isFallbackRoute, resourcePath } from './constructs/api-plan';
@@ -20,6 +21,8 @@ import { ServiceFunction, type ServiceResources } from './constructs/service-fun
 import { secretPhysicalName, ServiceSecrets } from './constructs/service-secrets';
 import { ServiceTable } from './constructs/service-table';
 import { StreamConsumer } from './constructs/stream-consumer';
+import { AwsSmsChannel, originationIdentityArn } from './constructs/aws-sms';
+import { TopicConsumer } from './constructs/topic-consumer';
 import { WorkQueue } from './constructs/work-queue';
 
 /** The repository root: handler paths of the route table are relative to it. */
@@ -64,6 +67,20 @@ export interface ServiceStackProps extends StackProps {
   emailIdentity?: string;
   /** E-mail address subscribed to the operations notifications topic. */
   operationsEmail?: string;
+  /**
+   * The SMS provider of the sending functions (SMS_PROVIDER): `http` (default, the provider
+   * HTTP API at smsProviderUrl) or `aws` (AWS End User Messaging SMS: the configuration set, the
+   * delivery events topic and its consumer; docs/deploy.md).
+   */
+  smsProvider?: 'http' | 'aws';
+  /** With smsProvider aws: the origination identity (phone number ID, pool ID, sender ID or ARN) the SMS are sent from. */
+  smsOriginationIdentity?: string;
+  /** Two-way SMS: the inbound topic and its consumer (`-c smsTwoWay=true`). */
+  smsTwoWay?: boolean;
+  /** With smsTwoWay: the origination number's ID, whose two-way channel the stack points at the inbound topic. */
+  smsPhoneNumberId?: string;
+  /** The SNS topics and their consumers; defaults to `topicConsumers` (each deployed only with its feature). */
+  topicConsumers?: TopicConsumerDefinition[];
 }
 
 /**
@@ -115,6 +132,10 @@ export class ServiceStack extends Stack {
   readonly consumerFunctions = new Map<QueueName, ServiceFunction>();
   /** The consumers of the table's stream, by name. */
   readonly streamConsumers = new Map<string, StreamConsumer>();
+  /** The SNS topics with their consumers, by topic (only those of the deployed features). */
+  readonly topicConsumers = new Map<TopicName, TopicConsumer>();
+  /** AWS End User Messaging SMS (with smsProvider aws): the configuration set and the two-way channel. */
+  awsSms?: AwsSmsChannel;
   readonly api: ServiceApi;
   readonly alarms: OperationsAlarms;
   dashboard!: OperationsDashboard;
@@ -132,7 +153,9 @@ export class ServiceStack extends Stack {
       this.workQueues.set(definition.name, new WorkQueue(this, `Queue-${definition.name}`, { definition, production }));
     }
     const streams = props.streamConsumers ?? allStreamConsumers;
-    const secretNames: SecretName[] = [...routes, ...queues, ...streams].flatMap((owner) => owner.access.secrets ?? []);
+    const features = { awsSms: props.smsProvider === 'aws', smsTwoWay: props.smsTwoWay === true };
+    const topics = (props.topicConsumers ?? allTopicConsumers).filter((definition) => features[definition.feature]);
+    const secretNames: SecretName[] = [...routes, ...queues, ...streams, ...topics].flatMap((owner) => owner.access.secrets ?? []);
     this.secrets = new ServiceSecrets(this, 'Secrets', { names: secretNames, production });
 
     const resources: ServiceResources = {
@@ -215,6 +238,23 @@ export class ServiceStack extends Stack {
       );
     }
 
+    for (const definition of topics) {
+      const topicConsumer = new TopicConsumer(this, `Topic${pascal(definition.topic)}`, {
+        definition,
+        projectRoot,
+        resources,
+        memoryMb: routeDefaults.memoryMb,
+        production,
+        environment: environmentFor(definition.access),
+      });
+      this.topicConsumers.set(definition.topic, topicConsumer);
+      this.alarms.watchQueue(
+        `${definition.consumer.name}-failures-not-empty`,
+        topicConsumer.failureQueue,
+        `Messages of the ${definition.topic} topic the ${definition.consumer.name} consumer failed ${definition.retryAttempts + 1} times (or SNS could not hand over): look at them (each holds the SNS event) and replay them by publishing the message again.`,
+      );
+    }
+
     this.api = new ServiceApi(this, 'Http', {
       stageName: props.stage,
       routes,
@@ -235,6 +275,7 @@ export class ServiceStack extends Stack {
       ...queues.filter((queue) => sendsSms(queue.access)).map((queue) => this.consumerFunctions.get(queue.name)!),
     ];
     for (const sender of smsSenders) sender.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+    this.configureAwsSms(props, smsSenders);
 
     this.notifications = new OperationsNotifications(this, 'OperationsNotifications', { email: props.operationsEmail });
     this.grantEmailAndNotifications(routes, queues, props);
@@ -256,6 +297,12 @@ export class ServiceStack extends Stack {
     }
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The operations dashboard (CloudWatch)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operations alarms topic' });
+    for (const [topic, consumer] of this.topicConsumers) {
+      new CfnOutput(this, `${pascal(topic)}TopicArn`, { value: consumer.topic.topicArn, description: `The ${topic} SNS topic: ${consumer.definition.description}` });
+    }
+    if (this.awsSms) {
+      new CfnOutput(this, 'SmsConfigurationSetName', { value: this.awsSms.configurationSet.ref, description: 'The AWS End User Messaging configuration set of the SMS' });
+    }
     new CfnOutput(this, 'NotificationTopicArn', {
       value: this.notifications.topic.topicArn,
       description: 'Operations notifications topic (orders awaiting a person)',
@@ -270,6 +317,7 @@ export class ServiceStack extends Stack {
     for (const [name, fn] of this.routeFunctions) this.alarms.watchFunction(name, fn.function);
     for (const [queue, fn] of this.consumerFunctions) this.alarms.watchFunction(this.workQueues.get(queue)!.definition.consumer.name, fn.function);
     for (const [name, stream] of this.streamConsumers) this.alarms.watchFunction(name, stream.consumer.function);
+    for (const topic of this.topicConsumers.values()) this.alarms.watchFunction(topic.definition.consumer.name, topic.consumer.function);
     this.alarms.watchApiErrors(this.api.api, this.stage);
     for (const route of routes.filter((candidate) => candidate.area === 'developer' && !isFallbackRoute(candidate))) {
       this.alarms.watchRouteLatency(this.api.api, this.stage, route.name, route.method, resourcePath(route.path));
@@ -286,11 +334,56 @@ export class ServiceStack extends Stack {
         ...[...this.routeFunctions].map(([name, fn]): [string, IFunction] => [name, fn.function]),
         ...[...this.workQueues].map(([queue, work]): [string, IFunction] => [work.definition.consumer.name, this.consumerFunctions.get(queue)!.function]),
         ...[...this.streamConsumers].map(([name, stream]): [string, IFunction] => [name, stream.consumer.function]),
+        ...[...this.topicConsumers.values()].map((topic): [string, IFunction] => [topic.definition.consumer.name, topic.consumer.function]),
       ]),
       queues: [...this.workQueues.values()],
       table: this.serviceTable.table,
       metrics,
     });
+  }
+
+  /**
+   * AWS End User Messaging SMS (issue #21; docs/deploy.md), with smsProvider aws: the
+   * configuration set whose event destination is the `sms-events` topic, and for every function
+   * that sends SMS (send-sms, fulfil-order) SMS_PROVIDER, SMS_ORIGINATION_IDENTITY and
+   * SMS_CONFIGURATION_SET and leave to call sms-voice:SendTextMessage on that origination
+   * identity and configuration set only. With smsTwoWay and smsPhoneNumberId, the number's two-way
+   * channel is pointed at the `sms-inbound` topic. Without an origination identity synth warns and
+   * the functions answer sms_not_configured.
+   */
+  private configureAwsSms(props: ServiceStackProps, senders: ServiceFunction[]): void {
+    const events = this.topicConsumers.get('sms-events');
+    const inbound = this.topicConsumers.get('sms-inbound');
+    if (props.smsPhoneNumberId && !inbound) throw new Error('smsPhoneNumberId needs smsTwoWay=true');
+    if (!events) return;
+    const configurationSetName = `${this.stackName}-sms`;
+    this.awsSms = new AwsSmsChannel(this, 'AwsSms', {
+      configurationSetName,
+      eventsTopic: events.topic,
+      eventsTopicDependencies: [events.topic, events.key],
+      ...(inbound && props.smsPhoneNumberId
+        ? { twoWay: { phoneNumberId: props.smsPhoneNumberId, inboundTopic: inbound.topic, dependencies: [inbound.topic, inbound.key] } }
+        : {}),
+    });
+    const identity = props.smsOriginationIdentity;
+    for (const sender of senders) {
+      sender.function.addEnvironment('SMS_PROVIDER', 'aws');
+      sender.function.addEnvironment('SMS_CONFIGURATION_SET', configurationSetName);
+      if (!identity) {
+        Annotations.of(sender).addWarningV2(
+          'service:sms-origination-identity-missing',
+          'smsProvider=aws without smsOriginationIdentity: this function answers sms_not_configured until the stack is deployed with -c smsOriginationIdentity=...',
+        );
+        continue;
+      }
+      sender.function.addEnvironment('SMS_ORIGINATION_IDENTITY', identity);
+      sender.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['sms-voice:SendTextMessage'],
+          resources: [originationIdentityArn(this, identity), this.awsSms.configurationSetArn],
+        }),
+      );
+    }
   }
 
   /**

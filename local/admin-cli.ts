@@ -188,7 +188,7 @@ commands['rebuild-list-index'] = async (deps, _argument, options, io) => {
   }
   for (const groupId of groups) {
     const bar = progressBar(io);
-    const outcome = await rebuildListIndex(deps, groupId, { onProgress: bar.update });
+    const outcome = await rebuildListIndex(deps, groupId, { onProgress: bar.update, onWarning: (message) => io.err(`Warning: ${message}`) });
     bar.done();
     io.out(outcome === 'ready' ? `List index of ${groupId}: ready` : `List index of ${groupId}: already ready`);
   }

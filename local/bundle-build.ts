@@ -21,6 +21,7 @@ import { esbuildMultiBuildOptions, functionBundling, sideModuleBuildOptions, sid
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { topicConsumers } from '../shared/topology/topics';
 import { repositoryRoot } from './handler-loader';
 
 /** One function to bundle: its name (the bundle's folder) and handler module relative to the repository root. */
@@ -39,11 +40,12 @@ export interface FunctionBundles {
   buildMs: number;
 }
 
-/** Every function of the stack: the routes of the route table, fallbacks included, then the queue and stream consumers. */
+/** Every function of the stack: the routes of the route table, fallbacks included, then the queue, stream and topic consumers. */
 export const stackFunctions = (): BundleTarget[] => [
   ...allRoutes().map((route) => ({ name: route.name, handler: route.handler })),
   ...queueDefinitions.map((queue) => ({ name: queue.consumer.name, handler: queue.consumer.handler })),
   ...streamConsumers.map((consumer) => ({ name: consumer.name, handler: consumer.handler })),
+  ...topicConsumers.map((topic) => ({ name: topic.consumer.name, handler: topic.consumer.handler })),
 ];
 
 /** The default bundle folder: one per repository checkout (its path hashed), under the OS temporary directory. */

@@ -25,6 +25,11 @@ export const forwardedVariables = [
   'CALLBACK_SIGNING_SECRET',
   'SMS_SIMULATOR_DELAY_MS',
   'SMS_SIMULATOR_OUTCOME',
+  // AWS End User Messaging SMS (issue #21; docs/local-runtime.md).
+  'SMS_PROVIDER',
+  'SMS_ORIGINATION_IDENTITY',
+  'SMS_CONFIGURATION_SET',
+  'AWS_SMS_ENDPOINT',
   'EMAIL_OUTBOX_DIR',
   'LOG_LEVEL',
 ];

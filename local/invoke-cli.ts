@@ -1,7 +1,7 @@
 /**
  * `npm run invoke -- NAME EVENT_FILE`: invokes one handler once with an event from a file,
- * like `sam local invoke -e`. NAME is a route name (shared/topology/routes.ts) or a queue consumer name
- * (shared/topology/queues.ts). A throwaway local runtime (DynamoDB Local, the SQS
+ * like `sam local invoke -e`. NAME is a route name (shared/topology/routes.ts) or a queue, stream or
+ * topic consumer name (shared/topology/). A throwaway local runtime (DynamoDB Local, the SQS
  * emulator, the SMS simulator, the demo seed or SEED_FILE) is started for it and stopped
  * afterwards. The handler's result is printed as JSON on stdout; everything else (logs)
  * goes to stderr. Exit 0 when the handler returned; 1 when it threw (its error is printed
@@ -18,6 +18,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { topicConsumers } from '../shared/topology/topics';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import { assertJavaPresent } from './dynamodb-local';
 import { withFreshStripeSignature } from './event-fixtures';
@@ -42,6 +43,9 @@ const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> 
   }
   for (const queue of queueDefinitions) {
     functions.set(queue.consumer.name, { name: queue.consumer.name, handler: queue.consumer.handler, timeoutSeconds: queue.consumerTimeoutSeconds });
+  }
+  for (const topic of topicConsumers) {
+    functions.set(topic.consumer.name, { name: topic.consumer.name, handler: topic.consumer.handler, timeoutSeconds: topic.timeoutSeconds });
   }
   return functions;
 };

@@ -9,6 +9,8 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { allRoutes, type QueueName, type RouteDefinition } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { topicConsumers } from '../shared/topology/topics';
+import { awsSmsMount, createAwsSmsEmulator, demoAwsSms, type AwsSmsEmulator } from './aws-sms-emulator';
 import { buildFunctionBundles, type FunctionBundles } from './bundle-build';
 import { createDeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
@@ -21,6 +23,7 @@ import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
 import { startStreamReader } from './stream-reader';
+import { startLocalTopics, type LocalTopics } from './topics';
 import { simChangesHandler, simChangesMount } from './sim-changes';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recoverStoppedWorkers, type RedriveResult } from './redrive';
@@ -93,6 +96,13 @@ export interface LocalRuntime {
   queues: Record<QueueName, QueueUrls>;
   /** Base URL of the SMS network simulator. */
   smsSimulatorUrl: string;
+  /**
+   * The embedded AWS End User Messaging SMS emulator, served under `{base}/_local/aws-sms/`
+   * (local/aws-sms-emulator.ts): the handlers' AWS_SMS_ENDPOINT unless one is given.
+   */
+  awsSms: AwsSmsEmulator;
+  /** The SNS topics (local/topics.ts): their consumers' dead-letter queues, and `settled()` for tests. */
+  topics: LocalTopics;
   /** The HTTPS webhook inbox (local/webhook-inbox.ts): a callback_url that works with no setup. */
   inbox: WebhookInbox;
   /** The developer console's page (local/console): `{base}/_local/`. */
@@ -189,6 +199,16 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
     if (created && options.preload) await options.preload({ client: dynamo, tableName });
     const queues = await createQueues(sqs, queuePrefix);
+    // The SNS topics (issue #21): their consumers are invoked as a topic subscription invokes
+    // them, with the same retries and a dead-letter queue each.
+    const topics = await startLocalTopics({
+      definitions: topicConsumers,
+      sqs,
+      queuePrefix,
+      retryDelayMs: options.retryDelaySeconds === 0 ? 100 : 1000,
+      quiet: options.quiet,
+    });
+    cleanups.push(() => topics.stop());
 
     const given = options.env ?? {};
     // The outbox: EMAIL_OUTBOX_DIR; else, with persistDir, `<persistDir>/outbox` (kept with the
@@ -210,6 +230,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
     });
     cleanups.push(() => simulator.stop());
+    const awsSms = createAwsSmsEmulator({
+      publish: (topic, message) => topics.publish(topic, message),
+      ...simulatorSettingsFromEnv({ ...process.env, ...given }),
+      originationIdentity: given.SMS_ORIGINATION_IDENTITY ?? demoAwsSms.originationIdentity,
+      configurationSet: given.SMS_CONFIGURATION_SET ?? demoAwsSms.configurationSet,
+      quiet: options.quiet,
+    });
+    cleanups.push(() => awsSms.stop());
 
     const stripeKey = given.STRIPE_SECRET_KEY ?? '';
     let webhookUrl: string | undefined;
@@ -226,6 +254,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       orders: { db: documents, tableName },
       outboxDir,
       smsMessages: () => simulator.messages(),
+      awsSmsMessages: () => awsSms.messages(),
       inboxDeliveries: () => inbox?.deliveries() ?? [],
       inboxUrl: () => inbox?.url,
       stripe: () => emulator,
@@ -238,6 +267,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         [developerConsolePath]: developerConsole.handle,
         ...referenceMounts(),
         ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
+        // Issue #21: AWS End User Messaging SMS (POST / the API, /events and /inbound into the topics).
+        [awsSmsMount]: awsSms.handle,
         // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
         [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
       },
@@ -277,6 +308,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       ...demoSecrets,
       SMS_PROVIDER_URL: simulator.url,
       PUBLIC_BASE_URL: gateway.baseUrl,
+      // SMS_PROVIDER=aws: the embedded emulator unless AWS_SMS_ENDPOINT is given (LOCAL-CONTRACT.md).
+      SMS_ORIGINATION_IDENTITY: demoAwsSms.originationIdentity,
+      SMS_CONFIGURATION_SET: demoAwsSms.configurationSet,
+      AWS_SMS_ENDPOINT: `${gateway.baseUrl}${awsSmsMount}`,
       ...given,
       CALLBACK_ALLOWED_HOSTS: [given.CALLBACK_ALLOWED_HOSTS, inbox.origin].filter(Boolean).join(','),
       NODE_EXTRA_CA_CERTS: trustedCaFile,
@@ -341,6 +376,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       tableName,
       queues,
       smsSimulatorUrl: simulator.url,
+      awsSms,
+      topics,
       inbox,
       consoleUrl: `${gateway.baseUrl}${developerConsolePath}/`,
       dynamodbEndpoint,

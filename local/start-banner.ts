@@ -45,6 +45,19 @@ export interface BannerInput {
   configured: Record<string, string>;
 }
 
+/**
+ * The SMS provider line (issue #21): SMS_PROVIDER and, with `aws`, where SendTextMessage goes
+ * (AWS_SMS_ENDPOINT or the embedded emulator), SMS_ORIGINATION_IDENTITY and SMS_CONFIGURATION_SET,
+ * and where delivery events and inbound SMS can be posted by hand.
+ */
+const awsSmsLine = (base: string, env: Record<string, string>): string => {
+  if ((env.SMS_PROVIDER ?? 'http') !== 'aws') {
+    return `SMS_PROVIDER=http (the SMS simulator above; SMS_PROVIDER=aws sends through AWS End User Messaging, locally ${base}/_local/aws-sms/); inbound SMS: POST ${base}/_local/aws-sms/inbound`;
+  }
+  const endpoint = env.AWS_SMS_ENDPOINT === `${base}/_local/aws-sms` ? `the embedded emulator at ${env.AWS_SMS_ENDPOINT}/` : `AWS_SMS_ENDPOINT=${maskUrl(env.AWS_SMS_ENDPOINT ?? '')}`;
+  return `SMS_PROVIDER=aws: ${endpoint} (SMS_ORIGINATION_IDENTITY=${env.SMS_ORIGINATION_IDENTITY ?? ''}, SMS_CONFIGURATION_SET=${env.SMS_CONFIGURATION_SET ?? ''}); events and inbound SMS: POST ${base}/_local/aws-sms/events, ${base}/_local/aws-sms/inbound`;
+};
+
 /** The banner's lines (the ready line is not among them). */
 export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured }: BannerInput): string[] => {
   const env = runtime.env;
@@ -94,6 +107,7 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
     `  DynamoDB Local      ${runtime.dynamodbEndpoint}  table ${runtime.tableName}${persistDir ? `, data kept in ${persistDir}` : ', in memory'}`,
     `  SQS emulator        ${runtime.sqsEndpoint}  queues ${persistDir ? `kept in ${join(persistDir, 'sqs')}` : 'in memory'}`,
     `  SMS simulator       ${runtime.smsSimulatorUrl}${env.SMS_PROVIDER_URL === runtime.smsSimulatorUrl ? '' : `  (not used: SMS_PROVIDER_URL=${maskUrl(env.SMS_PROVIDER_URL ?? '')})`}`,
+    `  SMS provider        ${awsSmsLine(base, env)}`,
     `  Webhook inbox       ${runtime.inbox.url}  (HTTPS; a callback_url that works as is; GET it to list what arrived)`,
     `  E-mail outbox       ${env.EMAIL_OUTBOX_DIR}${configured.EMAIL_OUTBOX_DIR !== undefined || persistDir ? '' : '  (this instance\'s own, removed when it stops)'}`,
     `  Seed                ${

@@ -1,6 +1,6 @@
 /**
- * Renders the README's route table from shared/topology/routes.ts, the queue definitions and the
- * stream consumers, so the
+ * Renders the README's route table from shared/topology/routes.ts, the queue definitions, the
+ * stream consumers and the topic consumers, so the
  * README never disagrees with what the stack deploys. `npm run docs` rewrites the block
  * between the markers; test/platform/readme.test.ts fails when it is stale.
  */
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { topicConsumers } from '../shared/topology/topics';
 
 /** The markers around the generated block in README.md. */
 export const markers = { start: '<!-- routes:start (npm run docs) -->', end: '<!-- routes:end -->' } as const;
@@ -30,6 +31,11 @@ export const renderRouteTable = (): string => {
     (consumer) =>
       `| STREAM | the table's stream (\`type\` ${consumer.itemTypes.join(', ')}; ${consumer.retryAttempts} retries, then a failure queue) | \`${consumer.handler}\` | consumer | no | ${access(consumer.access.table, consumer.access.sendsTo, consumer.access.secrets)} |`,
   );
+  const features = { awsSms: '`-c smsProvider=aws`', smsTwoWay: '`-c smsTwoWay=true`' };
+  const topics = topicConsumers.map(
+    (topic) =>
+      `| SNS | \`${topic.topic}\` topic (deployed with ${features[topic.feature]}; ${topic.retryAttempts} retries, then a DLQ) | \`${topic.consumer.handler}\` | consumer | no | ${access(topic.access.table, topic.access.sendsTo, topic.access.secrets)} |`,
+  );
   return [
     markers.start,
     '| Method | Path | Handler | Area | JSON body | Access (least privilege) |',
@@ -37,6 +43,7 @@ export const renderRouteTable = (): string => {
     ...rows,
     ...consumers,
     ...streams,
+    ...topics,
     markers.end,
   ].join('\n');
 };

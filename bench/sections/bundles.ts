@@ -29,6 +29,11 @@ export const loadSamples = 21;
 export interface BundleFigure {
   name: string;
   kind: 'route' | 'consumer' | 'baseline';
+  /**
+   * Environment beside the functions' own for loading it: the SMS senders are loaded a second
+   * time with SMS_PROVIDER=aws (issue #21), which builds the AWS End User Messaging client at init.
+   */
+  env?: Record<string, string>;
   handler: string;
   /** Route area, or `consumer` / `baseline`. */
   group: string;
@@ -69,6 +74,7 @@ export interface BundleFigure {
 interface Candidate {
   name: string;
   kind: BundleFigure['kind'];
+  env?: Record<string, string>;
   handler: string;
   group: string;
   callsStripe: boolean;
@@ -95,7 +101,7 @@ export const bundleCandidates = (): Candidate[] => {
     fulfilment: false,
   });
   const baseline = { kind: 'baseline' as const, group: 'baseline', callsStripe: false, checkout: false, webhook: false, fulfilment: false };
-  return [
+  const candidates: Candidate[] = [
     { ...baseline, name: minimalName, handler: 'bench/baselines/minimal-handler.ts' },
     { ...baseline, name: dynamoName, handler: 'bench/baselines/dynamodb-only-handler.ts' },
     ...allRoutes().map(fromRoute),
@@ -110,7 +116,21 @@ export const bundleCandidates = (): Candidate[] => {
       fulfilment: queue.name === 'fulfilment',
     })),
   ];
+  // The functions that send SMS once more with SMS_PROVIDER=aws: the same bundle, whose init
+  // then builds the AWS End User Messaging client (issue #21: send-sms at most 1.3 × in load).
+  const sendsSms = (access: RouteDefinition['access']) => (access.secrets ?? []).includes('SMS_PROVIDER_TOKEN');
+  const senders = [
+    ...allRoutes().filter((route) => sendsSms(route.access)).map((route) => candidates.find((candidate) => candidate.name === route.name)!),
+    ...queueDefinitions.filter((queue) => sendsSms(queue.access)).map((queue) => candidates.find((candidate) => candidate.name === queue.consumer.name)!),
+  ];
+  return [...candidates, ...senders.map((sender) => ({ ...sender, name: `${sender.name} ${awsSmsSuffix}`, env: awsSmsEnv }))];
 };
+
+/** The name suffix of a bundle loaded with SMS_PROVIDER=aws. */
+export const awsSmsSuffix = '(SMS_PROVIDER=aws)';
+
+/** What an SMS sender needs to build the AWS End User Messaging client at init. */
+const awsSmsEnv = { SMS_PROVIDER: 'aws', SMS_ORIGINATION_IDENTITY: 'phone-0123456789abcdef0123456789abcdef', SMS_CONFIGURATION_SET: 'bench-sms' };
 
 /** `node_modules/@scope/name/...` → `@scope/name`; `shared/sims/x.ts` → `shared/sims`. */
 const inputGroup = (path: string): string => {
@@ -157,11 +177,11 @@ const loadEnv = (): Record<string, string> => ({
   FULFILMENT_QUEUE_URL: 'https://sqs.eu-west-2.amazonaws.com/000000000000/bench-fulfilment',
 });
 
-const loadOnce = (file: string): { importMs: number; processMs: number } => {
+const loadOnce = (file: string, env: Record<string, string> = {}): { importMs: number; processMs: number } => {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, pathToFileURL(file).href], {
     encoding: 'utf8',
-    env: loadEnv(),
+    env: { ...loadEnv(), ...env },
   });
   const processMs = performance.now() - started;
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${(result.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
@@ -229,7 +249,7 @@ export const runBundles = async (
     context.log(`bundles: loading each of ${loadable.length} bundles in ${loadSamples} fresh node processes (interleaved)`);
     for (const figure of loadable) {
       try {
-        loadOnce(files.get(figure.name)!);
+        loadOnce(files.get(figure.name)!, figure.env);
       } catch (error) {
         figure.error = (error as Error).message;
         samples.delete(figure.name);
@@ -238,7 +258,7 @@ export const runBundles = async (
     for (let round = 0; round < loadSamples; round += 1) {
       for (const figure of loadable) {
         if (!samples.has(figure.name)) continue;
-        samples.get(figure.name)!.push(loadOnce(files.get(figure.name)!));
+        samples.get(figure.name)!.push(loadOnce(files.get(figure.name)!, figure.env));
       }
     }
     for (const figure of loadable) {
@@ -276,7 +296,7 @@ const countLoadInstructions = async (
   const started = performance.now();
   context.log(`bundles: counting the instructions of loading each of ${loadable.length} bundles (${counter.tool}, one process each, two at a time)`);
   const counted = await inBatches(
-    loadable.map((figure) => () => countInstructions(loaderScript, files.get(figure.name)!, loadEnv())),
+    loadable.map((figure) => () => countInstructions(loaderScript, files.get(figure.name)!, { ...loadEnv(), ...figure.env })),
     2,
   );
   for (const [index, figure] of loadable.entries()) {
@@ -309,6 +329,8 @@ const heaviest = (figure: BundleFigure): string =>
  * baseline (issue #7 for Area A, issue #11 for the others); undefined: no such target.
  */
 const factorsFor = (figure: BundleFigure): { size?: { id: string; factor: number }; load?: number } => {
+  // Issue #21: send-sms with the AWS End User Messaging client built at init, at most 1.3 × in load.
+  if (figure.env?.SMS_PROVIDER === 'aws') return { load: 1.3 };
   if (figure.kind === 'route' && figure.group === 'developer') return { size: { id: 'bundle-size-vs-dynamodb', factor: 1.05 }, load: 1.15 };
   // Issue #11 replaced the checkouts' earlier cap (< 650 KiB) with these two.
   if (figure.checkout) return { size: { id: 'bundle-size-checkout', factor: 1.35 }, load: 1.25 };
@@ -366,13 +388,13 @@ const recordBundleTargets = (context: SectionContext, figures: BundleFigure[]): 
         context.targets.skip({ section, id: 'load-instructions-vs-dynamodb', subject: figure.name, target: wanted, reason });
       }
     }
-    if (figure.kind === 'route' && figure.group === 'developer') {
+    if (figure.kind === 'route' && figure.group === 'developer' && !figure.env) {
       context.targets.check({
         section, id: 'bundle-size-cap', subject: figure.name, target: '< 350 KiB', actual: `${kib(figure.bytes)} KiB`,
         met: figure.bytes < 350 * 1024, evidence,
       });
     }
-    if (figure.kind === 'route' && !figure.callsStripe) {
+    if (figure.kind === 'route' && !figure.callsStripe && !figure.env) {
       context.targets.check({
         section, id: 'no-stripe', subject: figure.name, target: 'no node_modules/stripe input', actual: figure.containsStripe ? 'contains stripe' : 'no stripe',
         met: !figure.containsStripe,

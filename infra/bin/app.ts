@@ -19,6 +19,11 @@ const operationsEmail = app.node.tryGetContext('operationsEmail') as string | un
 const tracing = String(app.node.tryGetContext('tracing') ?? 'true') !== 'false';
 const alarmEmail = app.node.tryGetContext('alarmEmail') as string | undefined;
 const logLevel = app.node.tryGetContext('logLevel') as string | undefined;
+const smsProvider = String(app.node.tryGetContext('smsProvider') ?? 'http');
+if (smsProvider !== 'http' && smsProvider !== 'aws') throw new Error(`smsProvider must be http or aws, not ${smsProvider}`);
+const smsOriginationIdentity = app.node.tryGetContext('smsOriginationIdentity') as string | undefined;
+const smsTwoWay = String(app.node.tryGetContext('smsTwoWay') ?? 'false') === 'true';
+const smsPhoneNumberId = app.node.tryGetContext('smsPhoneNumberId') as string | undefined;
 
 new ServiceStack(app, `SimCheckoutService-${stage}`, {
   stage,
@@ -30,6 +35,10 @@ new ServiceStack(app, `SimCheckoutService-${stage}`, {
   emailFrom,
   emailIdentity,
   operationsEmail,
+  smsProvider,
+  smsOriginationIdentity,
+  smsTwoWay,
+  smsPhoneNumberId,
   description: `SIM developer API and storefront checkout (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -125,6 +125,11 @@ export class OperationsDashboard extends Construct {
       graph('Callbacks forwarded and failed', [service('CallbacksForwarded'), service('CallbacksFailed')]),
     ]);
     rows.push([
+      // AWS End User Messaging SMS (issue #21): delivery events by type and outcome, inbound SMS by outcome.
+      graph('SMS delivery events (AWS) by type and outcome', [searchOf(metrics, 'SmsDeliveryEvents')], [], 12),
+      graph('Inbound SMS by outcome (stored, repeat, unknown_number)', [searchOf(metrics, 'InboundSms')], [], 12),
+    ]);
+    rows.push([
       graph('Checkouts by endpoint and outcome', [searchOf(metrics, 'Checkouts')]),
       graph('Payment intents created and failed', [service('PaymentIntentsCreated'), searchOf(metrics, 'PaymentIntentsFailed')]),
       graph('Fulfilments, orders flagged for review, effects unknown', [

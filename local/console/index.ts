@@ -3,7 +3,8 @@
  * `/_local`; `/_local/stripe` and other mounts with a longer prefix stay theirs): one
  * server-rendered page with the orders and their fulfilment effects, Pay / Decline / Cancel
  * on the orders still open, the e-mail outbox (attachments downloadable), operations
- * notifications, the SMS handed to the SMS simulator with their receipts, every customer's
+ * notifications, the SMS handed to the SMS simulator with their receipts, the SMS sent through
+ * the AWS End User Messaging emulator and the messages SIMs sent (issue #21), every customer's
  * lifecycle webhook subscriptions with their delivery attempts (and a form subscribing the
  * webhook inbox), the SIMs with a form changing their status and usage (issue #15), and the
  * webhook inbox's deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
@@ -26,6 +27,7 @@ import { ordersSection } from './sections/orders';
 import { operationsSection, outboxSection } from './sections/outbox';
 import { simsSection } from './sections/sims';
 import { smsSection } from './sections/sms';
+import { awsSmsSection } from './sections/aws-sms';
 import { webhooksSection } from './sections/webhooks';
 import type { ConsoleSources } from './sources';
 import { logger } from '../../shared/observability/logger';
@@ -46,6 +48,7 @@ export const defaultSections = (sources: ConsoleSources, activity: ActivityLog):
   outboxSection(sources),
   operationsSection(sources),
   smsSection(sources),
+  awsSmsSection(sources),
   webhooksSection(sources, activity),
   simsSection(sources, activity),
   inboxSection(sources),

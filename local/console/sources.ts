@@ -1,6 +1,7 @@
 /** Where the developer console reads what it shows: the local runtime's parts, read fresh on every page view. */
 import type { InboxDelivery } from '../webhook-inbox';
 import type { SimulatedMessage } from '../sms-simulator';
+import type { EmulatedSms } from '../aws-sms-emulator';
 import type { StripeEmulator } from '../stripe-emulator';
 import type { OrderSource } from './orders';
 
@@ -12,6 +13,8 @@ export interface ConsoleSources {
   outboxDir: string;
   /** What the SMS simulator was handed, oldest first (empty when SMS_PROVIDER_URL is another provider). */
   smsMessages(): SimulatedMessage[];
+  /** What the AWS End User Messaging emulator was handed, oldest first (issue #21; absent: none). */
+  awsSmsMessages?(): EmulatedSms[];
   /** What the webhook inbox received, newest first. */
   inboxDeliveries(): InboxDelivery[];
   /** The inbox's URL (a callback_url that works as is), once it runs. */

@@ -5,9 +5,10 @@ import type { CustomerItem, SimItem } from '../../shared/db/items';
 import { key } from '../../shared/db/keys';
 import { assignBulkPositions, bulkIndexItems } from '../../shared/sim-lists/bulk-build';
 import { fenceItems } from '../../shared/sim-lists/fences';
+import { msisdnDigits, msisdnHolders } from '../../shared/sims/msisdn-index';
 import { putSims } from '../../shared/sims/sim-writes';
 import { seedItems } from './items';
-import { parseSeedDocument } from './validate';
+import { entryLabel, parseSeedDocument, SeedValidationError, type SeedDocument } from './validate';
 
 /** Where a seed document is written: any table with the service's shape, local or deployed. */
 export interface SeedTarget {
@@ -73,6 +74,7 @@ export const loadSeedDocument = async (
   // The document client wraps the caller's client without owning it: never destroyed here.
   const documents = DynamoDBDocumentClient.from(target.client, { marshallOptions: { removeUndefinedValues: true } });
   const table = { db: documents, tableName: target.tableName };
+  await refuseMsisdnsInUse(documents, target.tableName, parsed);
   const sims = items.filter((item) => item.type === 'sim') as unknown as SimItem[];
   const groupIds = (items.filter((item) => item.type === 'customer') as unknown as CustomerItem[])
     .filter((customer) => customer.parent === null)
@@ -127,4 +129,22 @@ export const loadSeedDocument = async (
   await Promise.all(Array.from({ length: Math.min(parallelBatches, batches.length) }, worker));
   if (streamed) await putSims(table, sims, now.getTime());
   return { items: items.length, counts };
+};
+
+/**
+ * Refuses (SeedValidationError, naming each entry) a document whose SIM would take an MSISDN
+ * that another SIM of the table already holds (its claim, shared/sims/msisdn-index.ts, names
+ * another SIM id), before anything is written. A SIM loaded again with its own number is fine.
+ * Read before the batch writes, which cannot be conditional: a writer racing the load can still
+ * slip in between (the seed loader is an operator's tool, not a concurrent path).
+ */
+const refuseMsisdnsInUse = async (db: DynamoDBDocumentClient, tableName: string, document: SeedDocument): Promise<void> => {
+  const holders = await msisdnHolders({ db, tableName }, document.sims.flatMap((sim) => (sim.msisdn === null ? [] : [sim.msisdn])));
+  const problems = document.sims.flatMap((sim, index) => {
+    const holder = sim.msisdn === null ? undefined : holders.get(msisdnDigits(sim.msisdn));
+    return holder && holder.sim_id !== sim.id
+      ? [`${entryLabel('sims', index, sim)}: msisdn "${sim.msisdn}" is already used by SIM ${holder.sim_id} (ICCID ${holder.iccid}) in the table`]
+      : [];
+  });
+  if (problems.length > 0) throw new SeedValidationError(problems);
 };

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
+import { msisdnDigits } from '../../shared/sims/msisdn-index';
 import { customerPaths } from './paths';
 import { seedDocumentSchema, seedSections, type SeedDocument } from './schema';
 
@@ -54,7 +55,7 @@ const entryIdentity = (section: Section, entry: unknown): string | undefined => 
 };
 
 /** `sims[3] (id 1004)`, or `sims[3]` when the entry has no usable identifier. */
-const entryLabel = (section: Section, index: number, entry: unknown): string => {
+export const entryLabel = (section: Section, index: number, entry: unknown): string => {
   const identity = entryIdentity(section, entry);
   return identity ? `${section}[${index}] (${identity})` : `${section}[${index}]`;
 };
@@ -164,6 +165,15 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
   const bundles = new Map(data_bundles.map((bundle) => [bundle.id, bundle]));
   unique('sims', sims, (sim) => String(sim.id), 'id');
   unique('sims', sims, (sim) => sim.iccid, 'iccid');
+  // MSISDNs are unique too, compared by their digits (issue #21: an inbound SMS finds its SIM by it).
+  const msisdnHolder = new Map<string, number>();
+  sims.forEach((sim, index) => {
+    const digits = sim.msisdn === null ? '' : msisdnDigits(sim.msisdn);
+    if (!digits) return;
+    const seen = msisdnHolder.get(digits);
+    if (seen === undefined) msisdnHolder.set(digits, index);
+    else report('sims', index, sim, `msisdn "${sim.msisdn}" is already used by ${entryLabel('sims', seen, sims[seen])}`);
+  });
   sims.forEach((sim, index) => {
     mustExist('sims', index, sim, 'customer', sim.customer, customerIds);
     if (sim.data_bundle === null) return;

@@ -20,6 +20,8 @@ import {
   IdentityVerifiedEvent,
   LineActivatedEvent,
   LineSuspendedEvent,
+  SmsReceivedData,
+  SmsReceivedEvent,
   UsageUpdatedData,
   UsageUpdatedEvent,
 } from '../../shared/webhooks/event-schemas';
@@ -78,6 +80,8 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   IdentityRotatedData,
   IdentityVerifiedEvent,
   IdentityVerifiedData,
+  SmsReceivedEvent,
+  SmsReceivedData,
 };
 
 /** Which authentication and shared answers an operation gets. */
@@ -260,7 +264,7 @@ export const buildOpenApiDocument = (version: string) => {
         '',
         'Area A (`/developer/api/`) needs two credentials on every request: a personal bearer token and a customer-group API key. Every Area A answer after authentication carries the six `X-RateLimit-*` headers; a 429 carries `Retry-After`.',
         '',
-        'Area A also manages webhook subscriptions (`/developer/api/webhooks/`) to five lifecycle events, delivered signed the Standard Webhooks way: the webhooks `line.activated`, `line.suspended`, `usage.updated`, `identity.rotated`, `identity.verified` (and `deliveryReceipt`, posted to an SMS\'s callback_url).',
+        'Area A also manages webhook subscriptions (`/developer/api/webhooks/`) to lifecycle events, delivered signed the Standard Webhooks way: the webhooks `line.activated`, `line.suspended`, `usage.updated`, `identity.rotated`, `identity.verified` (the default set of a subscription) and `sms.received` (a message a SIM sent; chosen explicitly), and `deliveryReceipt`, posted to an SMS\'s callback_url.',
         '',
         'Area B (`/api/v1/`) needs the storefront service token. Checkouts take an optional `Idempotency-Key`.',
         '',

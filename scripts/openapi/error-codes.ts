@@ -130,7 +130,7 @@ export const errorCodes = {
   invalid_webhook_events: code(
     400,
     'events not a non-empty array of known event types (our code)',
-    'events contains unknown event types: "line.deleted"; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+    'events contains unknown event types: "line.deleted"; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
   ),
   invalid_webhook_description: code(
     400,

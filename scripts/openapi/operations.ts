@@ -23,7 +23,7 @@ export const tags = [
   {
     name: 'Webhooks',
     description:
-      "Area A: subscribe an HTTPS URL of the key's customer to the five lifecycle events (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified: the webhooks of the same names), read the subscriptions and their recent delivery attempts, rotate the signing secret, delete (docs/webhooks.md). The signing secret is shown only in the answers of create and rotate-secret.",
+      "Area A: subscribe an HTTPS URL of the key's customer to lifecycle events (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, the default set, and sms.received: the webhooks of the same names), read the subscriptions and their recent delivery attempts, rotate the signing secret, delete (docs/webhooks.md). The signing secret is shown only in the answers of create and rotate-secret.",
   },
   { name: 'Checkout', description: 'Area B: price a cart, hold stock and create a payment intent (SPEC.md B1, B2, B3).' },
   {
@@ -206,7 +206,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'SMS',
     summary: "Read a message's state",
     description:
-      "The current state of a message sent to this SIM (beyond the spec: for a caller that missed a receipt). 404 not_found unless the message exists, was accepted by the provider, was sent to this ICCID and its SIM's owner is in the key's scope.",
+      "The current state of a message sent to this SIM (beyond the spec: for a caller that missed a receipt; `direction` mt), or a message this SIM sent to the service (two-way SMS, the sms.received event: `direction` mo, with its text). 404 not_found unless the message exists, was accepted by the provider, was sent to or by this ICCID and its SIM's owner is in the key's scope.",
     pathParameters: {
       ...iccidParameter,
       message_id: {
@@ -221,6 +221,7 @@ export const operations: Record<string, OperationSpec> = {
       schema: 'SmsMessageState',
       example: {
         message_id: 'm-42',
+        direction: 'mt',
         iccid: '8944500000000001001',
         msisdn: '447700900001',
         status: 'delivered',

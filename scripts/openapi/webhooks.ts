@@ -128,6 +128,22 @@ const lifecycleEvents: { type: EventType; operationId: string; summary: string; 
     data: { kind: 'bearer_token', prefix: 'a41d09e6c3f2', user: 'u-ada', action: 'verified' },
     id: 'evt_2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0d',
   },
+  {
+    type: 'sms.received',
+    operationId: 'smsReceived',
+    summary: 'sms.received: a SIM sent an SMS',
+    when: "A SIM sent an SMS to the service's number (two-way SMS, AWS End User Messaging; docs/sms.md). `data` carries the SIM, its MSISDN, the text, the `message_id` to read it back under (`GET /developer/api/sims/{iccid}/sms/{message_id}/`, `direction` mo) and `in_reply_to`, our `message_id` of the SMS it answers when the network tells. Not in the default events of a subscription: name it in `events`.",
+    schema: 'SmsReceivedEvent',
+    data: {
+      iccid: '8944500000000001001',
+      msisdn: '447700900001',
+      message_id: 'mo-cae173d2-66b9-564c-8309-21f858e9fb84',
+      message: 'STATUS OK battery 87%',
+      received_at: '2026-11-25T12:00:00.412+00:00',
+      in_reply_to: 'm-42',
+    },
+    id: 'evt_5a3c1e9f7d5b3a1c9e7f5d3b1a9c7e5f',
+  },
 ];
 
 /** The Standard Webhooks headers of a lifecycle event delivery (docs/webhooks.md "Delivery"). */
@@ -160,7 +176,7 @@ const lifecycleHeaders = (id: string) => [
 ];
 
 /**
- * The five lifecycle events (docs/webhooks.md) as OpenAPI 3.1 webhooks, keyed by event type:
+ * The lifecycle events (docs/webhooks.md) as OpenAPI 3.1 webhooks, keyed by event type:
  * what the service POSTs to a subscription's URL (POST /developer/api/webhooks/), signed as
  * Standard Webhooks sign, retried with backoff until a 2xx.
  */

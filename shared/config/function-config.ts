@@ -11,7 +11,7 @@
  * AWS_REGION, which Lambda always sets. Defaults exist only where they are product
  * decisions: STOCK_HOLD_MINUTES, the callback timeouts and the webhook retry schedule.
  */
-import { optional, positiveNumber, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
+import { oneOf, optional, positiveNumber, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
 import { defaultServiceName, parseLogLevel } from '../observability/logger';
 import { defaultMetricsNamespace } from '../observability/metrics';
 
@@ -67,13 +67,24 @@ export const callbackVariables = {
   allowedCallbackHosts: optional('CALLBACK_ALLOWED_HOSTS', text),
 };
 
-/** What a function that sends SMS reads (docs/sms-provider-api.md). */
+/** The SMS providers a function can send through (docs/sms.md): the provider HTTP API, or AWS End User Messaging SMS. */
+export const smsProviders = ['http', 'aws'] as const;
+
+/** What a function that sends SMS reads (docs/sms-provider-api.md; docs/sms.md, "AWS End User Messaging SMS"). */
 export const smsVariables = {
   ...outboundVariables,
+  /** SMS_PROVIDER: `http` (the provider HTTP API, the default) or `aws` (AWS End User Messaging SMS). */
+  smsProvider: withDefault('SMS_PROVIDER', oneOf(smsProviders), 'http'),
   /** SMS_PROVIDER_URL: the provider's HTTP API; unset means SMS is not configured (`sms_not_configured`). */
   providerUrl: optional('SMS_PROVIDER_URL', url),
   /** PUBLIC_BASE_URL: where the provider posts receipts; unset means the request's own origin. */
   publicBaseUrl: optional('PUBLIC_BASE_URL', url),
+  /** SMS_ORIGINATION_IDENTITY (aws): phone number, pool or sender ID (ID or ARN); unset means SMS is not configured. */
+  originationIdentity: optional('SMS_ORIGINATION_IDENTITY', text),
+  /** SMS_CONFIGURATION_SET (aws): the configuration set of the delivery events; unset means SMS is not configured. */
+  configurationSet: optional('SMS_CONFIGURATION_SET', text),
+  /** AWS_SMS_ENDPOINT (aws): a PinpointSMSVoiceV2-compatible endpoint (the local emulator); unset means AWS itself. */
+  awsSmsEndpoint: optional('AWS_SMS_ENDPOINT', url),
 };
 
 /** The SMS part of a configuration. */
@@ -143,6 +154,12 @@ export const functionConfigs = {
   'list-webhook-deliveries': webhookRoute,
   'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl },
   'maintain-sim-lists': tableVariables,
+  'record-sms-events': {
+    ...tableVariables,
+    /** CALLBACK_QUEUE_URL: where receipts of messages moved by a final event go for forwarding. */
+    callbackQueueUrl: required('CALLBACK_QUEUE_URL', text),
+  },
+  'receive-inbound-sms': tableVariables,
   'deliver-webhook': {
     ...tableVariables,
     ...outboundVariables,

@@ -69,6 +69,14 @@ export const url: Parser<string> = (value) => {
   return value;
 };
 
+/** One of the given words (e.g. SMS_PROVIDER: `http` or `aws`). */
+export const oneOf =
+  <const Words extends readonly string[]>(words: Words): Parser<Words[number]> =>
+  (value) => {
+    if (!words.includes(value)) throw new Error(`must be one of ${words.join(', ')}, not ${JSON.stringify(value)}`);
+    return value as Words[number];
+  };
+
 /** Comma-separated whole seconds, at least one (e.g. a retry schedule: `60,300,1800`). */
 export const wholeSecondsList: Parser<number[]> = (value) => {
   const steps = value.split(',').map((part) => part.trim());

@@ -289,6 +289,80 @@ export interface SmsMessageItem {
   correlation_id?: string;
   /** Epoch seconds; only on a reservation. */
   expires_at?: number;
+  /**
+   * GSI1 (gsi1.messageByProviderId), set with provider_message_id once the network accepted
+   * the message: delivery events and answers find the message by the network's id.
+   */
+  GSI1PK?: string;
+  GSI1SK?: string;
+  /**
+   * The delivery events of AWS End User Messaging received for it, final or not, in the order
+   * they arrived (docs/sms.md, "Delivery events"); not shown by the API.
+   */
+  events?: SmsDeliveryEvent[];
+  /** One key per event in `events` (type, timestamp, status): a repeated event is recorded once. */
+  event_keys?: Set<string>;
+}
+
+/** One delivery event of a sent message, as kept in its history. */
+export interface SmsDeliveryEvent {
+  /** `eventType` (TEXT_DELIVERED, TEXT_PENDING, ...). */
+  type: string;
+  /** `messageStatus` as reported, or null. */
+  status: string | null;
+  /** `isFinal`. */
+  final: boolean;
+  /** `eventTimestamp` as ISO-8601 (+00:00), or null when the event had none. */
+  occurred_at: string | null;
+  /** When the service recorded it. */
+  recorded_at: string;
+}
+
+/**
+ * A mobile-originated SMS (two-way, issue #21): a message a SIM sent to the service's number,
+ * under the same `MSG#<message_id>` key space as sent messages, so the read-back route reads
+ * both. The message id is derived from the network's inboundMessageId, so a repeated delivery
+ * of one inbound message is taken once (a conditional put). Its INSERT in the table's stream
+ * makes the `sms.received` lifecycle event.
+ */
+export interface SmsInboundItem {
+  PK: string; SK: string;
+  type: 'sms_inbound';
+  message_id: string;
+  direction: 'mo';
+  /** The network's inboundMessageId. */
+  inbound_message_id: string;
+  sim_id: number;
+  iccid: string;
+  /** The SIM's MSISDN (digits, no `+`): the message's originationNumber. */
+  msisdn: string;
+  /** Owner of the SIM when the message arrived, and its customer path (scope of the read-back and of the event). */
+  owner_customer_id: string;
+  owner_customer_path: string[];
+  /** The text (messageBody). */
+  message: string;
+  /** The registered keyword the network matched (messageKeyword), or null. */
+  keyword: string | null;
+  /** The service's number the SIM wrote to (destinationNumber). */
+  destination_number: string | null;
+  /** When the service received it (ISO-8601, +00:00). */
+  received_at: string;
+  /** Our message_id of the SMS it answers (previousPublishedMessageId matched to a message sent to this SIM), or null. */
+  in_reply_to: string | null;
+}
+
+/**
+ * The claim of one MSISDN by one SIM (`MSISDN#<digits>`): written with the SIM, conditionally,
+ * so that no two SIMs share an MSISDN, and read to find the SIM of an inbound SMS
+ * (shared/sims/msisdn-index.ts).
+ */
+export interface MsisdnClaimItem {
+  PK: string; SK: string;
+  type: 'msisdn_claim';
+  /** The MSISDN's digits (no `+`, no spaces). */
+  msisdn: string;
+  sim_id: number;
+  iccid: string;
 }
 
 /** Which storefront checkout made an order: B1 eSIM, B2 physical SIM, B3 IoT contract. */
@@ -434,6 +508,15 @@ export interface FulfilmentEffectItem {
   completed_at?: string;
   /** What the effect produced (provider message id, units, ...) or why it failed. */
   detail?: Record<string, unknown>;
+  /**
+   * An SMS effect sent through AWS End User Messaging (issue #21): the state its first final
+   * delivery event reported, when the service received it, and every delivery event received
+   * (shared/sms/delivery-events.ts). No callback: the buyer is told nothing more.
+   */
+  delivery_status?: 'delivered' | 'expired' | 'failed';
+  delivery_received_at?: string;
+  delivery_events?: SmsDeliveryEvent[];
+  delivery_event_keys?: Set<string>;
 }
 
 /** The dispatch task of a B2 order: held SIMs assigned to the order, awaiting a person to post them. */

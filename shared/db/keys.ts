@@ -20,6 +20,12 @@ export const key = {
   simScope: (customerId: string, simId: number) => ({ PK: `SCOPE#${customerId}`, SK: `SIM#${padId(simId)}` }),
   dataBundle: (bundleId: string) => ({ PK: `BUNDLE#${bundleId}`, SK: 'BUNDLE' }),
   message: (messageId: string) => ({ PK: `MSG#${messageId}`, SK: 'MSG' }),
+  /**
+   * The one claim of an MSISDN (its digits, no `+`): which SIM holds it. Uniqueness of MSISDNs
+   * is a conditional write of this item (shared/sims/msisdn-index.ts); inbound SMS find their
+   * SIM through it.
+   */
+  msisdn: (digits: string) => ({ PK: `MSISDN#${digits}`, SK: 'MSISDN' }),
   plan: (sku: string) => ({ PK: `PLAN#${sku}`, SK: 'PLAN' }),
   stockUnit: (kind: string, iccid: string) => ({ PK: `STOCK#${kind}`, SK: `UNIT#${iccid}` }),
   account: (email: string) => ({ PK: `ACCOUNT#${email.toLowerCase()}`, SK: 'ACCOUNT' }),
@@ -123,6 +129,12 @@ export const gsi1 = {
     GSI1PK: `FULFILMENT_TASKS#${status}`,
     GSI1SK: `${createdAt}#${orderId}`,
   }),
+  /**
+   * A sent message by the id the SMS network gave it (AWS End User Messaging's MessageId):
+   * delivery events without our message_id in their context, and the `previousPublishedMessageId`
+   * of an answer, find the message through it.
+   */
+  messageByProviderId: (providerMessageId: string) => ({ GSI1PK: `SMS_PROVIDER_ID#${providerMessageId}`, GSI1SK: 'MSG' }),
 };
 
 /** GSI1 partition values that are queried as a whole. */
@@ -132,6 +144,7 @@ export const gsi1Partition = {
   tokensOfUser: (userId: string) => `USER#${userId}`,
   accountByCustomerId: (customerId: string) => `STOREFRONT_CUSTOMER#${customerId}`,
   fulfilmentTasksByStatus: (status: string) => `FULFILMENT_TASKS#${status}`,
+  messageByProviderId: (providerMessageId: string) => `SMS_PROVIDER_ID#${providerMessageId}`,
 };
 
 /** Sort-key prefixes queried with begins_with. */

@@ -6,7 +6,7 @@ import { configuredMailer } from '../adapters/email/configured-mailer';
 import type { Mailer } from '../adapters/email/mailer';
 import { configuredNotifier } from '../adapters/notifications/configured-notifier';
 import type { OperationsNotifier } from '../adapters/notifications/operations-notifier';
-import { configuredSmsProvider } from '../sms/configured-provider';
+import { smsProviderOf } from '../sms/configured-provider';
 import type { SmsProvider } from '../adapters/sms-provider/provider';
 import { queueDefinition } from '../topology/queues';
 
@@ -52,19 +52,21 @@ export const defaultLeaseMs = (queueDefinition('fulfilment').consumerTimeoutSeco
 /**
  * The deps of the fulfilment consumer, built once per container from its configuration (read
  * at init by defineFunction, shared/config/define-function.ts): the e-mail and notification
- * adapters once; the SMS provider per message, as its token is a secret (read through
- * getSecret, which caches it).
+ * adapters once; the SMS provider once with SMS_PROVIDER=aws, else per message, as the HTTP
+ * provider's token is a secret (read through getSecret, which caches it).
  */
 export const fulfilmentDeps = (config: FunctionConfig<'fulfil-order'>): FulfilmentDeps => {
   const mailer = configuredMailer(config);
   const notifier = configuredNotifier(config);
+  // With SMS_PROVIDER=aws the AWS End User Messaging client is built here, once per container.
+  const sms = smsProviderOf(config);
   return {
     db: documentClient(config),
     tableName: config.tableName,
     now: () => new Date(),
     newToken: () => randomUUID(),
     mailer: () => mailer,
-    smsProvider: () => configuredSmsProvider(config, undefined),
+    smsProvider: () => sms.provider(undefined),
     notifier: () => notifier,
     leaseMs: defaultLeaseMs,
     leaseWaitMs: 20_000,

@@ -115,7 +115,7 @@ export const fulfilPaidOrder = async (run: FulfilmentRun): Promise<FulfilOutcome
   if (order.endpoint === 'esim' && account.sms_to) {
     await runMessageEffect(
       run,
-      smsEffect(deps, effectNames.sms, account.sms_to, esimSmsText(order, provisioned), reference(order, effectNames.sms)),
+      smsEffect(deps, effectNames.sms, account.sms_to, esimSmsText(order, provisioned), reference(order, effectNames.sms), order.id),
     );
   } else if (order.endpoint === 'physical') {
     await runMessageEffect(
@@ -129,7 +129,7 @@ export const fulfilPaidOrder = async (run: FulfilmentRun): Promise<FulfilOutcome
     if (account.sms_to) {
       await runMessageEffect(
         run,
-        smsEffect(deps, effectNames.smsReceipt, account.sms_to, iotSmsText(order), reference(order, effectNames.smsReceipt)),
+        smsEffect(deps, effectNames.smsReceipt, account.sms_to, iotSmsText(order), reference(order, effectNames.smsReceipt), order.id),
       );
     }
     const invoiceContact = order.invoice_contact?.email;

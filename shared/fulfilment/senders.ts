@@ -77,14 +77,18 @@ export const emailEffect = (deps: FulfilmentDeps, name: string, prepare: () => P
   },
 });
 
-/** An SMS effect through the SMS provider adapter; `reference` is `<order id>.<effect>`. */
-export const smsEffect = (deps: FulfilmentDeps, name: string, to: string, text: string, reference: string): MessageEffect => ({
+/**
+ * An SMS effect through the SMS provider adapter; `reference` is `<order id>.<effect>`. With
+ * AWS End User Messaging the order id and the effect travel in the message's `Context`, so its
+ * delivery events are recorded on the effect (shared/sms/delivery-events.ts; no callback).
+ */
+export const smsEffect = (deps: FulfilmentDeps, name: string, to: string, text: string, reference: string, orderId: string): MessageEffect => ({
   name,
   classify: classifySmsFailure,
   send: async () => {
     const provider = await deps.smsProvider();
-    if (!provider) throw new NotConfiguredError('SMS (SMS_PROVIDER_URL, SMS_PROVIDER_TOKEN, PUBLIC_BASE_URL)');
-    const accepted = await provider.submit({ reference, to, text });
+    if (!provider) throw new NotConfiguredError('SMS (SMS_PROVIDER_URL, SMS_PROVIDER_TOKEN and PUBLIC_BASE_URL; or SMS_PROVIDER=aws with SMS_ORIGINATION_IDENTITY and SMS_CONFIGURATION_SET)');
+    const accepted = await provider.submit({ reference, to, text, context: { order_id: orderId, effect: name } });
     return { provider_message_id: accepted.providerMessageId, to, reference };
   },
 });

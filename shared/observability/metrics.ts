@@ -46,6 +46,10 @@ export const metricNames = {
   OrdersFlaggedForReview: { unit: 'Count', dimensions: [] },
   /** Fulfilment effects (e-mail, SMS, notification) whose outcome is unknown (not sent again). */
   EffectsUnknown: { unit: 'Count', dimensions: [] },
+  /** Delivery events of AWS End User Messaging SMS (issue #21), by event type and what they did (recorded, history, repeat, ignored, dropped). */
+  SmsDeliveryEvents: { unit: 'Count', dimensions: ['event_type', 'outcome'] },
+  /** Inbound (two-way) SMS (issue #21), by outcome: stored, repeat, unknown_number, malformed. */
+  InboundSms: { unit: 'Count', dimensions: ['outcome'] },
   /** Lifecycle events made from the table's stream (issue #15), by type. */
   LifecycleEvents: { unit: 'Count', dimensions: ['type'] },
   /** Webhook delivery attempts of lifecycle events, by outcome (delivered, failed). */

@@ -7,6 +7,7 @@ import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
 import { bucketsOfPage } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
+import { claimMsisdnAlone } from '../sims/msisdn-index';
 
 /** Where a rebuild is, for its progress bar. */
 export interface RebuildProgress {
@@ -69,11 +70,23 @@ const isMarked = (sim: SimItem, meta: SimListMetaItem): boolean => typeof sim.li
  * Marks SIMs as listed (listed_at_ms now, time positions for their update times, handed out
  * for the whole chunk at once, in order of update), each unless a writer did since the index
  * state began; conditional on the SIM being as read, so a SIM that changes meanwhile is read
- * again and marked alone. Writes nothing else: the stream consumer counts them.
+ * again and marked alone; the stream consumer counts them. Claims their MSISDNs too (the MSISDN
+ * index, which an earlier version did not keep), warning of a number two SIMs share.
  */
-const markListed = async (table: ListTable, sims: readonly SimItem[], meta: SimListMetaItem, nowMs: number): Promise<void> => {
+const markListed = async (
+  table: ListTable,
+  sims: readonly SimItem[],
+  meta: SimListMetaItem,
+  nowMs: number,
+  onWarning: (message: string) => void,
+): Promise<void> => {
   const unmarked = sims.filter((sim) => !isMarked(sim, meta)).sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id);
   if (unmarked.length === 0) return;
+  // An earlier version kept no MSISDN index (issue #21): claim each SIM's number now.
+  const claimed = await Promise.all(unmarked.map((sim) => claimMsisdnAlone(table, sim)));
+  unmarked.forEach((sim, index) => {
+    if (!claimed[index]) onWarning(`SIM ${sim.id} (ICCID ${sim.iccid}): msisdn ${String(sim.msisdn)} is held by another SIM; inbound SMS from it go to that SIM`);
+  });
   const listings = await reservePositions(table, unmarked, nowMs);
   await Promise.all(unmarked.map((sim, index) => markOne(table, sim, meta, nowMs, listings[index]!)));
 };
@@ -118,17 +131,19 @@ const markOne = async (table: ListTable, sim: SimItem, meta: SimListMetaItem, no
  * 1. The group's fences are cut from its SIM ids and its index state written as `building`,
  *    counting SIMs written from a moment a few seconds ahead on (every writer stamps that).
  * 2. Every SIM not yet written since is marked listed, in order of update, so its time
- *    positions follow the order of update; the stream consumer counts each one. Progress is
- *    kept in the table: a second run goes on where the first stopped.
+ *    positions follow the order of update; the stream consumer counts each one. Its MSISDN is
+ *    claimed (issue #21's index). Progress is kept in the table: a second run goes on where
+ *    the first stopped.
  * 3. Once the index counts as many SIMs as the group has, the state becomes `ready`.
  * 4. The sim_scope items, which nothing reads any more, are deleted.
  */
 export const rebuildListIndex = async (
   table: ListTable,
   groupId: string,
-  options: { now?: () => number; onProgress?: (progress: RebuildProgress) => void; settleTimeoutMs?: number } = {},
+  options: { now?: () => number; onProgress?: (progress: RebuildProgress) => void; onWarning?: (message: string) => void; settleTimeoutMs?: number } = {},
 ): Promise<RebuildOutcome> => {
   const now = options.now ?? Date.now;
+  const warn = options.onWarning ?? (() => undefined);
   const report = (phase: RebuildProgress['phase'], done: number, total: number) => options.onProgress?.({ groupId, phase, done, total });
   let meta = await readListMeta(table, groupId);
   if (meta?.state === 'ready') return 'already-ready';
@@ -158,7 +173,7 @@ export const rebuildListIndex = async (
   for (let start = 0; start < ordered.length; start += chunkSize) {
     const chunk = ordered.slice(start, start + chunkSize);
     const items = (await batchGetItems(table.db, table.tableName, chunk.map((sim) => key.sim(sim.id)), { consistentRead: true })) as unknown as SimItem[];
-    await markListed(table, items.filter((item) => item.type === 'sim'), meta, now());
+    await markListed(table, items.filter((item) => item.type === 'sim'), meta, now(), warn);
     const last = chunk.at(-1)!;
     await table.db.send(new PutCommand({ TableName: table.tableName, Item: { ...progressKey, type: 'sim_list_rebuild', sim_id: last.id, updated_at_ms: last.updatedAtMs } }));
     done += chunk.length;
@@ -180,7 +195,7 @@ export const rebuildListIndex = async (
       // group after the marking read it. Mark whatever is not marked yet.
       for (let start = 0; start < expected.length; start += chunkSize) {
         const items = (await batchGetItems(table.db, table.tableName, expected.slice(start, start + chunkSize).map((sim) => key.sim(sim.id)), { consistentRead: true })) as unknown as SimItem[];
-        await markListed(table, items.filter((item) => item.type === 'sim'), meta, now());
+        await markListed(table, items.filter((item) => item.type === 'sim'), meta, now(), warn);
       }
       last = { counted, since: now() };
     }

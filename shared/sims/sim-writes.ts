@@ -3,6 +3,7 @@ import { sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions } from '../sim-lists/positions';
+import { claimMsisdnAlone, releaseMsisdn } from './msisdn-index';
 import { isoWithOffset } from './sim-object';
 
 /**
@@ -11,8 +12,18 @@ import { isoWithOffset } from './sim-object';
  * these functions. Each write stamps the SIM with `listed_at_ms` and, when `updated_at` moves,
  * a time position in the list of every customer on its path (shared/sim-lists/positions.ts);
  * the table's stream then keeps the list index exact (shared/sim-lists/maintain.ts) and makes
- * the lifecycle events. A writer never writes list items itself.
+ * the lifecycle events. A writer never writes list items itself. The MSISDN index
+ * (./msisdn-index.ts) is kept here too: a new number is claimed before the SIM takes it (and a
+ * SIM whose number another SIM holds is refused), a number given up is released after.
  */
+
+/** A SIM refused because another SIM holds its MSISDN. */
+export class MsisdnInUse extends Error {
+  override name = 'MsisdnInUse';
+  constructor(readonly sim: Pick<SimItem, 'id' | 'msisdn'>) {
+    super(`msisdn ${String(sim.msisdn)} of SIM ${sim.id} is held by another SIM`);
+  }
+}
 
 /** The table SIMs are written to. */
 export interface SimTable {
@@ -28,9 +39,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Puts whole SIM items (new SIMs, or SIMs replaced as a whole), as they are given except for
  * their listing: time positions handed out in order of `updated_at`, `listed_at_ms` = `nowMs`.
- * Returns the items as written.
+ * Their MSISDNs are claimed first: MsisdnInUse (nothing of the SIMs written) when another SIM
+ * holds one. A replaced SIM whose MSISDN changed keeps its old claim: change it with
+ * changeSimsFields instead. Returns the items as written.
  */
 export const putSims = async (table: SimTable, sims: readonly SimItem[], nowMs: number): Promise<SimItem[]> => {
+  const claimed = await Promise.all(sims.map((sim) => claimMsisdnAlone(table, sim)));
+  const refused = sims.find((_sim, index) => !claimed[index]);
+  if (refused) throw new MsisdnInUse(refused);
   const ordered = [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id);
   const listing = await reservePositions(table, ordered, nowMs);
   const written = ordered.map((sim, index) => ({ ...sim, ...listing[index] }));
@@ -95,7 +111,11 @@ export const changeSimsFields = async (table: SimTable, changes: readonly SimFie
   return Promise.all(
     planned.map(async ({ current, changed, next }): Promise<SimChangeOutcome> => {
       if (changed.length === 0) return { outcome: 'unchanged', sim: current };
+      const newNumber = changed.some(([name]) => name === 'msisdn');
+      if (newNumber && !(await claimMsisdnAlone(table, next))) throw new MsisdnInUse(next);
       const written = await writeChangedFields(table, current, changed.map(([name]) => name), next);
+      if (newNumber && written && current.msisdn) await releaseMsisdnAlone(table, current.msisdn, current.id);
+      if (newNumber && !written && next.msisdn) await releaseMsisdnAlone(table, next.msisdn, next.id);
       return written ? { outcome: 'written', sim: next } : { outcome: 'lost', sim: current };
     }),
   );
@@ -144,10 +164,18 @@ const writeChangedFields = async (table: SimTable, current: SimItem, changed: st
   );
 };
 
-/** Removes a SIM (its list entries follow from the stream). False when there was none. */
+/** Removes a SIM (its list entries follow from the stream) and releases its MSISDN. False when there was none. */
 export const removeSim = async (table: SimTable, simId: number): Promise<boolean> => {
   const removed = await table.db.send(
     new DeleteCommand({ TableName: table.tableName, Key: key.sim(simId), ReturnValues: 'ALL_OLD' }),
   );
+  const msisdn = (removed.Attributes as SimItem | undefined)?.msisdn;
+  if (msisdn) await releaseMsisdnAlone(table, msisdn, simId);
   return removed.Attributes !== undefined;
+};
+
+/** Releases an MSISDN claim while it is still that SIM's (a claim of another SIM stays). */
+const releaseMsisdnAlone = async (table: SimTable, msisdn: string, simId: number): Promise<void> => {
+  const { Delete } = releaseMsisdn(table.tableName, msisdn, simId);
+  await sendUnlessConditionFails(table.db, new DeleteCommand(Delete));
 };

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error';
-import { getMessage, isVisibleStatus, type MessageTable } from './message-store';
+import { getAnyMessage, isVisibleStatus, type MessageTable } from './message-store';
 import { isPossibleMessageId } from './message-id';
 import { isValidIccid } from './sim-target';
 import type { SmsMessageState } from './sms-schema';
@@ -9,9 +9,10 @@ export type { SmsMessageState } from './sms-schema';
 
 /**
  * The current state of a message, for a caller that missed a receipt (reconciliation, beyond
- * the spec). 404 `not_found` unless the message exists, was accepted by the provider (a
- * submission still in flight is not shown), was sent to the ICCID of the path, and its SIM's
- * owner at submission is in the caller's scope. One strongly consistent GetItem (MSG#<id>),
+ * the spec): one the service sent (`direction: mt`), or one the SIM sent to the service
+ * (two-way SMS, `direction: mo`, with its text). 404 `not_found` unless the message exists, was
+ * accepted by the provider (a submission still in flight is not shown), was sent to or by the
+ * ICCID of the path, and its SIM's owner at the time is in the caller's scope. One strongly consistent GetItem (MSG#<id>),
  * made only for an ICCID of 1 to 20 digits and a message id that could exist (at most 48
  * characters, no lone surrogate, U+FFFE, U+FFFF or control character): anything else names
  * no message and is 404 at once.
@@ -24,20 +25,27 @@ export const getMessageState = async (
 ): Promise<SmsMessageState> => {
   const notFound = new ApiError(404, 'not_found', 'Not found.');
   if (!isValidIccid(iccid) || !isPossibleMessageId(messageId)) throw notFound;
-  const message = await getMessage(table, messageId);
-  if (
-    !message ||
-    !isVisibleStatus(message.status) ||
-    message.iccid !== iccid ||
-    !(message.owner_customer_path ?? []).includes(scopeCustomerId)
-  ) {
-    throw notFound;
+  const message = await getAnyMessage(table, messageId);
+  if (!message || message.iccid !== iccid || !(message.owner_customer_path ?? []).includes(scopeCustomerId)) throw notFound;
+  if (message.type === 'sms_inbound') {
+    return {
+      message_id: message.message_id,
+      direction: 'mo',
+      iccid: message.iccid,
+      msisdn: message.msisdn,
+      status: 'received',
+      message: message.message,
+      received_at: message.received_at,
+      in_reply_to: message.in_reply_to,
+    };
   }
+  if (message.type !== 'sms_message' || !isVisibleStatus(message.status)) throw notFound;
   return {
     message_id: message.message_id,
+    direction: 'mt',
     iccid: message.iccid,
     msisdn: message.msisdn ?? '',
-    status: message.status as SmsMessageState['status'],
+    status: message.status as 'sent' | 'delivered' | 'expired' | 'failed',
     submitted_at: message.submitted_at,
     received_at: message.received_at ?? null,
   };

@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../http/api-error';
 import type { ReceiptQueue } from '../callbacks/receipt-queue';
 import { applyReceipt, terminalStatuses, type MessageTable, type TerminalStatus } from './message-store';
+import type { SmsMessageItem } from '../db/items';
 import { isoWithOffset } from './time';
 import { isCarriableText } from '../text/characters';
 import { isPossibleMessageId } from './message-id';
@@ -107,30 +108,37 @@ export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt)
     logger.warn('sms receipt ignored: the message is already in a terminal state', { reported: receipt.status, current: message.status });
   }
   recordMetric('Receipts', { status: receipt.status });
-  if (result.outcome === 'recorded' && message.callback_url) {
-    const queued = {
-      receipt: {
-        message_id: message.message_id,
-        iccid: message.iccid,
-        msisdn: message.msisdn ?? '',
-        status: receipt.status,
-        received_at: receivedAt,
-      },
-      callback_url: message.callback_url,
-      customer_id: message.sender_customer_id,
-    };
-    if (!deps.queue) {
-      logger.error('CALLBACK_QUEUE_URL is not configured; receipt not forwarded');
-    } else {
-      try {
-        await deps.queue.enqueue(queued);
-      } catch (error) {
-        // The transition is recorded; a provider retry would be a repeat and enqueue nothing, so
-        // the receipt is logged in full for a manual replay.
-        logger.error('receipt could not be queued for forwarding', { queued, error: error instanceof Error ? error.message : String(error) });
-      }
-    }
-  }
+  if (result.outcome === 'recorded') await queueForForwarding(deps.queue, message, receipt.status, receivedAt);
   logger.info('sms receipt recorded', { status: receipt.status, outcome: result.outcome, forwarded: result.outcome === 'recorded' && message.callback_url !== null });
   return { reference: receipt.reference, status: message.status, outcome: result.outcome };
+};
+
+/**
+ * Puts the delivery receipt of a message that has just moved to `status` onto the callbacks
+ * queue, when it has a callback_url (A4): called only by the write that made the move, so each
+ * message's receipt is forwarded once. When the queue cannot be reached the move stays recorded
+ * and the receipt is logged in full as an ERROR for a manual replay (a retry of the report
+ * would be a repeat and queue nothing).
+ */
+export const queueForForwarding = async (
+  queue: ReceiptQueue | undefined,
+  message: SmsMessageItem,
+  status: TerminalStatus,
+  receivedAt: string,
+): Promise<void> => {
+  if (!message.callback_url) return;
+  const queued = {
+    receipt: { message_id: message.message_id, iccid: message.iccid, msisdn: message.msisdn ?? '', status, received_at: receivedAt },
+    callback_url: message.callback_url,
+    customer_id: message.sender_customer_id,
+  };
+  if (!queue) {
+    logger.error('CALLBACK_QUEUE_URL is not configured; receipt not forwarded');
+    return;
+  }
+  try {
+    await queue.enqueue(queued);
+  } catch (error) {
+    logger.error('receipt could not be queued for forwarding', { queued, error: error instanceof Error ? error.message : String(error) });
+  }
 };

@@ -4,7 +4,7 @@ import type { FunctionConfig } from '../config/function-config';
 import type { SimItem } from '../db/items';
 import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { configuredSmsProvider, requestBaseUrl } from './configured-provider';
+import { requestBaseUrl, smsProviderOf } from './configured-provider';
 import { sendSms } from './send-sms';
 import { findSimInScope } from './sim-target';
 
@@ -17,14 +17,23 @@ export interface SendSmsDeps extends DeveloperDeps {
    * URL's origin when PUBLIC_BASE_URL is not set); undefined when SMS is not configured.
    */
   provider: (requestBaseUrl: string | undefined) => Promise<SmsProvider | undefined>;
+  /** What configuration the provider lacks, for the ERROR line of `sms_not_configured`. */
+  providerMissing?: string;
 }
 
-/** The deps of the send-sms function, from its configuration (read once at init). */
-export const sendSmsDeps = (config: FunctionConfig<'send-sms'>): SendSmsDeps => ({
-  ...developerDeps(config),
-  allowedCallbackHosts: parseAllowedHosts(config.allowedCallbackHosts),
-  provider: (baseUrl) => configuredSmsProvider(config, baseUrl),
-});
+/**
+ * The deps of the send-sms function, from its configuration (read once at init): with
+ * SMS_PROVIDER=aws, the AWS End User Messaging client is built here, once per container.
+ */
+export const sendSmsDeps = (config: FunctionConfig<'send-sms'>): SendSmsDeps => {
+  const sms = smsProviderOf(config);
+  return {
+    ...developerDeps(config),
+    allowedCallbackHosts: parseAllowedHosts(config.allowedCallbackHosts),
+    provider: sms.provider,
+    providerMissing: sms.missing,
+  };
+};
 
 /**
  * POST /developer/api/sims/{sim}/sms/ (A3), `{sim}` being the ICCID: sends an SMS. The SIM is
@@ -44,6 +53,7 @@ export const sendSmsRoute = (deps: SendSmsDeps) =>
           table: resolved,
           callbackPolicy: { allowedHosts: resolved.allowedCallbackHosts },
           provider: () => resolved.provider(requestBaseUrl(event)),
+          ...(resolved.providerMissing ? { providerMissing: resolved.providerMissing } : {}),
           now: () => new Date(resolved.now()),
         },
         {

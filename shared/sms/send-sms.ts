@@ -17,8 +17,10 @@ import type { SmsSubmissionResult } from './sms-schema';
 export interface SendSmsDeps {
   table: MessageTable;
   callbackPolicy: CallbackUrlPolicy;
-  /** The provider adapter; resolves to undefined when SMS_PROVIDER_URL or its token is not configured. */
+  /** The provider adapter; resolves to undefined when the provider is not configured. */
   provider: () => Promise<SmsProvider | undefined>;
+  /** What the provider's configuration lacks (logged with `sms_not_configured`). */
+  providerMissing?: string;
   now: () => Date;
 }
 
@@ -88,7 +90,7 @@ export const sendSms = async (deps: SendSmsDeps, target: SmsTarget, body: unknow
     }
     const provider = await deps.provider();
     if (!provider) {
-      logger.error('SMS provider not configured (SMS_PROVIDER_URL or SMS_PROVIDER_TOKEN missing)');
+      logger.error('SMS provider not configured', { missing: deps.providerMissing ?? 'SMS_PROVIDER_URL or SMS_PROVIDER_TOKEN' });
       throw new ApiError(503, 'sms_not_configured', 'SMS is not configured in this environment.');
     }
     ({ providerMessageId } = await provider.submit({ reference: messageId, to: sim.msisdn, text: request.message }));
@@ -98,7 +100,11 @@ export const sendSms = async (deps: SendSmsDeps, target: SmsTarget, body: unknow
       logger.warn('sms provider refused or unreachable', { kind: error.kind, error: error.message });
       const answer =
         error.kind === 'error'
-          ? new ApiError(502, 'sms_provider_error', 'The SMS provider returned an error.')
+          ? new ApiError(
+              502,
+              'sms_provider_error',
+              error.publicDetail ? `The SMS provider returned an error: ${error.publicDetail}.` : 'The SMS provider returned an error.',
+            )
           : new ApiError(502, 'sms_provider_unreachable', 'The SMS provider could not be reached.');
       countRefusal(answer);
       throw answer;

@@ -75,10 +75,11 @@ export const smsSubmissionSchema = v.pipe(
   v.description('The SMS was accepted by the network provider.'),
 );
 
-/** The reconciliation view of a message (GET .../sms/{message_id}/, beyond the spec). */
-export const smsMessageStateSchema = v.pipe(
+/** The read-back of a message the service sent (mobile-terminated). */
+export const sentMessageStateSchema = v.pipe(
   v.strictObject({
     message_id: v.string(),
+    direction: v.pipe(v.literal('mt'), v.description('mt: a message the service sent to the SIM (A3).')),
     iccid: v.string(),
     msisdn: v.string(),
     status: v.pipe(v.picklist(messageStatuses), v.description('sent until a delivery receipt arrives, then its outcome.')),
@@ -88,7 +89,31 @@ export const smsMessageStateSchema = v.pipe(
       v.description('When the delivery receipt was received; null while sent.'),
     ),
   }),
-  v.description("A message's current state."),
+  v.description("A sent message's current state."),
+);
+
+/** The read-back of a message a SIM sent to the service (mobile-originated, two-way SMS). */
+export const receivedMessageStateSchema = v.pipe(
+  v.strictObject({
+    message_id: v.pipe(v.string(), v.description('mo- and the network\'s inbound message id.')),
+    direction: v.pipe(v.literal('mo'), v.description('mo: a message the SIM sent (two-way SMS; the sms.received event).')),
+    iccid: v.string(),
+    msisdn: v.pipe(v.string(), v.description("The SIM's MSISDN, which sent it.")),
+    status: v.pipe(v.literal('received'), v.description('Always received.')),
+    message: v.pipe(v.string(), v.description('The text the SIM sent.')),
+    received_at: isoWithOffset('When the service received it, UTC with +00:00.'),
+    in_reply_to: v.pipe(
+      v.nullable(v.string()),
+      v.description('The message_id of the SMS the service sent to this SIM that it answers, when the network tells; else null.'),
+    ),
+  }),
+  v.description('A message the SIM sent to the service.'),
+);
+
+/** The reconciliation view of a message (GET .../sms/{message_id}/, beyond the spec): sent or received. */
+export const smsMessageStateSchema = v.pipe(
+  v.variant('direction', [sentMessageStateSchema, receivedMessageStateSchema]),
+  v.description("A message's current state: one the service sent (direction mt) or one the SIM sent (direction mo)."),
 );
 
 /** The delivery receipt the service posts to callback_url (SPEC.md A4, "Delivery receipt"). */

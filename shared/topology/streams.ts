@@ -24,14 +24,16 @@ export interface StreamConsumerDefinition {
 /** The stream consumers of the service. */
 export const streamConsumers: StreamConsumerDefinition[] = [
   {
-    // Lifecycle events (issue #15; docs/webhooks.md): SIM and credential changes become events,
+    // Lifecycle events (issue #15; docs/webhooks.md): SIM and credential changes (and received
+    // SMS) become events,
     // one delivery job per (event, subscription) on the webhook-deliveries queue.
     name: 'publish-lifecycle-events',
     handler: 'functions/publish-lifecycle-events.ts',
     timeoutSeconds: 30,
     batchSize: 100,
     retryAttempts: 10,
-    itemTypes: ['sim', 'bearer_token', 'api_key'],
+    // sms_inbound: a message a SIM sent (issue #21), which makes sms.received.
+    itemTypes: ['sim', 'bearer_token', 'api_key', 'sms_inbound'],
     access: { table: 'read', sendsTo: ['webhook-deliveries'] },
   },
   {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CallbackUrlRefused, checkCallbackUrl, type CallbackUrlPolicy } from '../callbacks/callback-url';
 import { ApiError } from '../http/api-error';
-import { eventTypes, isEventType, type EventType } from './event-types';
+import { defaultEventTypes, eventTypes, isEventType, type EventType } from './event-types';
 import { CreateWebhookRequest, maxDescriptionLength } from './schemas';
 
 /** A create request, validated: the normalised URL, the event types (deduplicated, in the documented order) and the description. */
@@ -51,7 +51,7 @@ export const validateCreateRequest = async (body: unknown, policy: CallbackUrlPo
       `description must be well-formed text (no lone surrogates or control characters other than tab and line breaks) of at most ${maxDescriptionLength} characters, or null.`,
     );
   }
-  const chosen = parsed.output.events ?? eventTypes;
+  const chosen: readonly EventType[] = parsed.output.events ?? defaultEventTypes;
   return {
     url,
     events: eventTypes.filter((type) => chosen.includes(type)),

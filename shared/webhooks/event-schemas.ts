@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { simObjectSchema } from '../sims/sim-schema';
 
 /**
- * The five lifecycle events as delivered (docs/webhooks.md "Events") as valibot schemas: the
+ * The lifecycle events as delivered (docs/webhooks.md "Events") as valibot schemas: the
  * one source of the LifecycleEvent type the stream consumer builds and the delivery posts
  * (./event-types.ts, ./stream-changes.ts and ./deliver.ts import it as a type only, so the
  * bundles do not carry this module) and of the payload schemas of the OpenAPI document's
@@ -49,6 +49,19 @@ export const IdentityRotatedData = credential(['issued', 'revoked'], 'The creden
 /** `data` of identity.verified: a newly issued credential authenticated for the first time. */
 export const IdentityVerifiedData = credential(['verified'], 'The credential that authenticated for the first time (its prefix only).');
 
+/** `data` of sms.received: a message a SIM sent to the service's number (two-way SMS, issue #21). */
+export const SmsReceivedData = v.pipe(
+  v.strictObject({
+    iccid: v.pipe(v.string(), v.description('The SIM that sent it.')),
+    msisdn: v.pipe(v.string(), v.description("The SIM's MSISDN (digits, no +), the message's sender.")),
+    message_id: v.pipe(v.string(), v.description('Read it back under GET /developer/api/sims/{iccid}/sms/{message_id}/ (direction mo).')),
+    message: v.pipe(v.string(), v.description('The text.')),
+    received_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the service received it, UTC with +00:00.')),
+    in_reply_to: v.pipe(v.nullable(v.string()), v.description('The message_id of the SMS the service sent to this SIM that it answers, when the network tells; else null.')),
+  }),
+  v.description('A message a SIM sent to the service (mobile-originated).'),
+);
+
 const event = <const Type extends string, const Data extends v.GenericSchema>(type: Type, data: Data, description: string) =>
   v.pipe(
     v.strictObject({
@@ -75,8 +88,11 @@ export const IdentityRotatedEvent = event('identity.rotated', IdentityRotatedDat
 /** identity.verified: a newly issued credential authenticated successfully for the first time. */
 export const IdentityVerifiedEvent = event('identity.verified', IdentityVerifiedData, 'A newly issued bearer token or API key authenticated successfully for the first time.');
 
+/** sms.received: a SIM sent an SMS to the service's number (two-way SMS, issue #21); chosen explicitly, not in the default set. */
+export const SmsReceivedEvent = event('sms.received', SmsReceivedData, "A SIM sent an SMS to the service's number. Not in the default events of a subscription: name it in events.");
+
 /** Any lifecycle event, told apart by `type`. */
-export const LifecycleEventSchema = v.variant('type', [LineActivatedEvent, LineSuspendedEvent, UsageUpdatedEvent, IdentityRotatedEvent, IdentityVerifiedEvent]);
+export const LifecycleEventSchema = v.variant('type', [LineActivatedEvent, LineSuspendedEvent, UsageUpdatedEvent, IdentityRotatedEvent, IdentityVerifiedEvent, SmsReceivedEvent]);
 
 /** One lifecycle event as delivered. */
 export type LifecycleEvent = v.InferOutput<typeof LifecycleEventSchema>;

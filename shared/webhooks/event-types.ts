@@ -1,10 +1,17 @@
 import type { LifecycleEvent } from './event-schemas';
 
 /**
- * The five lifecycle events of the portal (spec Events 3; docs/webhooks.md), in the order the
- * documentation lists them. A subscription names a subset; none named means all five.
+ * The lifecycle events (docs/webhooks.md), in the order the documentation lists them: the five
+ * of the portal (spec Events 3) and `sms.received`, a message a SIM sent (issue #21). A
+ * subscription names a subset; none named means `defaultEventTypes`.
  */
-export const eventTypes = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'] as const;
+export const eventTypes = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified', 'sms.received'] as const;
+
+/**
+ * The events of a subscription that names none: the portal's five, as before issue #21
+ * (`sms.received` carries message texts and is chosen explicitly).
+ */
+export const defaultEventTypes = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'] as const satisfies readonly (typeof eventTypes)[number][];
 
 /** One lifecycle event type. */
 export type EventType = (typeof eventTypes)[number];
@@ -22,5 +29,5 @@ export type { LifecycleEvent, LifecycleEventData } from './event-schemas';
 
 type Assert<Condition extends true> = Condition;
 type SameTypes = [EventType] extends [LifecycleEvent['type']] ? ([LifecycleEvent['type']] extends [EventType] ? true : false) : false;
-/** Compile-time check that the event schemas name exactly the five event types (fails `npm run typecheck` otherwise). */
+/** Compile-time check that the event schemas name exactly the event types (fails `npm run typecheck` otherwise). */
 export type EventSchemasMatchTypes = Assert<SameTypes>;

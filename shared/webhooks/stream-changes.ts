@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { ApiKeyItem, BearerTokenItem, SimItem } from '../db/items';
+import type { ApiKeyItem, BearerTokenItem, SimItem, SmsInboundItem } from '../db/items';
 import { isoWithOffset, simObject } from '../sims/sim-object';
 import type { EventType, LifecycleEvent, LifecycleEventData } from './event-types';
 
@@ -102,6 +102,25 @@ const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Cred
   return changes;
 };
 
+/** A received SMS, inserted (issue #21): sms.received to its SIM's owner and ancestors, the same data for each. */
+const inboundChanges = (record: DynamoDBRecord, timestamp: string, item: SmsInboundItem): LifecycleChange[] => [
+  {
+    id: eventId(record, 'sms.received'),
+    type: 'sms.received',
+    timestamp,
+    customerId: item.owner_customer_id,
+    customerPath: [...item.owner_customer_path],
+    dataFor: () => ({
+      iccid: item.iccid,
+      msisdn: item.msisdn,
+      message_id: item.message_id,
+      message: item.message,
+      received_at: item.received_at,
+      in_reply_to: item.in_reply_to ?? null,
+    }),
+  },
+];
+
 /**
  * The lifecycle events one DynamoDB Streams record (NEW_AND_OLD_IMAGES) stands for
  * (docs/webhooks.md), derived from the data, whoever wrote it:
@@ -110,7 +129,8 @@ const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Cred
  * - a SIM whose usage or cost figures change: usage.updated;
  * - a bearer token or API key inserted unrevoked: identity.rotated `issued`; one changed from
  *   unrevoked to revoked: identity.rotated `revoked`;
- * - a credential that gains `verified_at` (its first successful authentication): identity.verified.
+ * - a credential that gains `verified_at` (its first successful authentication): identity.verified;
+ * - a received SMS inserted (shared/sms/inbound.ts, taken once per inbound message): sms.received.
  * Anything else (removals, other items, writes that change none of these) makes no event.
  */
 export const lifecycleChanges = (record: DynamoDBRecord): LifecycleChange[] => {
@@ -121,6 +141,7 @@ export const lifecycleChanges = (record: DynamoDBRecord): LifecycleChange[] => {
   const seconds = record.dynamodb?.ApproximateCreationDateTime;
   const timestamp = isoWithOffset(typeof seconds === 'number' ? Math.round(seconds * 1000) : Date.now());
   if (item.type === 'sim') return simChanges(record, timestamp, item as unknown as SimItem, old?.type === 'sim' ? (old as unknown as SimItem) : undefined);
+  if (item.type === 'sms_inbound') return record.eventName === 'INSERT' ? inboundChanges(record, timestamp, item as unknown as SmsInboundItem) : [];
   if (item.type === 'bearer_token' || item.type === 'api_key') {
     return credentialChanges(record, timestamp, item as Credential, old?.type === item.type ? (old as Credential) : undefined);
   }

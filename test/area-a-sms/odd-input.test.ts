@@ -7,6 +7,7 @@ import { startTestRuntime } from '../support/runtime';
 import { testDynamoClient } from '../support/resources';
 import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
 import { callerPool, sims, smsSeed, type Caller } from './support/seed';
+import { handedMessages } from './support/sms-network';
 
 /**
  * Issue #10, "no input reaches a 5xx": path parameters and body fields that become DynamoDB
@@ -59,10 +60,7 @@ const getRaw = async (path: string, caller: Caller = acme()): Promise<TestRespon
   return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body: JSON.parse(text) };
 };
 
-const simulatorReferences = async (): Promise<string[]> => {
-  const answer = (await (await fetch(`${runtime.smsSimulatorUrl}/messages`)).json()) as { messages: { reference: string; text: string }[] };
-  return answer.messages.map((message) => message.reference);
-};
+const simulatorReferences = async (): Promise<string[]> => (await handedMessages(runtime)).map((message) => message.reference);
 
 describe('GET /developer/api/sims/<iccid>/sms/<message_id>/ with a message_id that cannot exist', () => {
   it('answers 404 not_found, not 500, for a message_id of 2,045 to 10,000 characters', async () => {

@@ -134,6 +134,7 @@ describe('delivery receipts forwarded to callback_url', () => {
     expect(verifyWebhook(customerWebhookSecret(masterSecret, 'globex'), signed, request!.body)).toBe(false);
     expect((await getSms(runtime.baseUrl, acme(), sims.acme.iccid, messageId)).body).toEqual({
       message_id: messageId,
+      direction: 'mt',
       iccid: sims.acme.iccid,
       msisdn: sims.acme.msisdn,
       status,

@@ -4,6 +4,7 @@ import { startTestRuntime } from '../support/runtime';
 import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
 import { startProviderSwitch, type ProviderSwitch } from './support/provider-switch';
 import { callerPool, sims, smsSeed } from './support/seed';
+import { handedMessages, providerAt, providerErrorDetail, providerTarget, smsProvider } from './support/sms-network';
 
 let runtime: LocalRuntime;
 let provider: ProviderSwitch;
@@ -11,20 +12,21 @@ const acme = callerPool('acme');
 const globex = callerPool('globex');
 
 beforeAll(async () => {
-  // The provider is reached through a switch (in front of the runtime's SMS simulator) that a
-  // test can take down: SMS_PROVIDER_URL is read once, when the function starts.
+  // The provider is reached through a switch (in front of the runtime's SMS simulator, or of
+  // the AWS emulator with SMS_PROVIDER=aws) that a test can take down: SMS_PROVIDER_URL and
+  // AWS_SMS_ENDPOINT are read once, when the function starts.
   provider = await startProviderSwitch();
   runtime = await startTestRuntime({
     seed: smsSeed,
     env: {
       // Receipts are posted by hand in these tests: the simulator's own come far too late.
       SMS_SIMULATOR_DELAY_MS: '600000',
-      SMS_PROVIDER_URL: provider.url,
+      ...providerAt(provider.url),
       CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
       CALLBACK_SIGNING_SECRET: 'test-master-secret',
     },
   });
-  provider.target = runtime.smsSimulatorUrl;
+  provider.target = providerTarget(runtime);
 });
 
 afterAll(async () => {
@@ -152,8 +154,7 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
     for (const response of responses.filter((each) => each.status === 409)) {
       expect(view(response)).toEqual(error(409, 'duplicate_message_id', 'message_id has already been used.'));
     }
-    const simulator = (await (await fetch(`${runtime.smsSimulatorUrl}/messages`)).json()) as { messages: { reference: string }[] };
-    expect(simulator.messages.filter((message) => message.reference === messageId)).toHaveLength(1);
+    expect((await handedMessages(runtime)).filter((message) => message.reference === messageId)).toHaveLength(1);
   });
 
   it('7. answers 422 no_msisdn for a SIM without MSISDN, and the id stays usable', async () => {
@@ -175,7 +176,7 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
   it('9. answers 502 sms_provider_error when the provider refuses, and the id is not burned', async () => {
     const messageId = uniqueId('provider-error');
     expect(view(await send(sims.acme.iccid, { message: 'boom [provider-error]', message_id: messageId }))).toEqual(
-      error(502, 'sms_provider_error', 'The SMS provider returned an error.'),
+      error(502, 'sms_provider_error', providerErrorDetail),
     );
     expect(view(await getSms(runtime.baseUrl, acme(), sims.acme.iccid, messageId))).toEqual(error(404, 'not_found', 'Not found.'));
     expect(view(await send(sims.acme.iccid, { message: 'retry', message_id: messageId }))).toEqual(accepted(messageId, sims.acme));
@@ -213,12 +214,15 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
       expect(response.headers.get(`x-ratelimit-remaining-${name.toLowerCase()}`)).toMatch(/^\d+$/);
     }
     const messageId = (response.body as { message_id: string }).message_id;
-    const simulator = (await (await fetch(`${runtime.smsSimulatorUrl}/messages`)).json()) as {
-      messages: { reference: string; to: string; text: string; receipt_url: string }[];
-    };
-    expect(simulator.messages.filter((message) => message.reference === messageId).map(({ reference, to, text, receipt_url }) => ({ reference, to, text, receipt_url }))).toEqual([
-      { reference: messageId, to: sims.north.msisdn, text: 'generated id', receipt_url: `${runtime.baseUrl}/sms-provider/receipts` },
+    expect((await handedMessages(runtime)).filter((message) => message.reference === messageId)).toEqual([
+      { reference: messageId, to: sims.north.msisdn, text: 'generated id' },
     ]);
+    if (smsProvider === 'http') {
+      const simulator = (await (await fetch(`${runtime.smsSimulatorUrl}/messages`)).json()) as { messages: { reference: string; receipt_url: string }[] };
+      expect(simulator.messages.filter((message) => message.reference === messageId).map((message) => message.receipt_url)).toEqual([
+        `${runtime.baseUrl}/sms-provider/receipts`,
+      ]);
+    }
   });
 });
 
@@ -254,6 +258,7 @@ describe('receipts and the message state machine', () => {
       contentType: 'application/json',
       body: {
         message_id: messageId,
+        direction: 'mt',
         iccid: sims.acme.iccid,
         msisdn: sims.acme.msisdn,
         status: 'sent',
@@ -317,7 +322,7 @@ describe('GET /developer/api/sims/<iccid>/sms/<message_id>/ (reconciliation)', (
     expect(view(await getSms(runtime.baseUrl, globex(), sims.north.iccid, messageId))).toEqual(notFound);
     expect(await getSms(runtime.baseUrl, acme(), sims.north.iccid, messageId)).toMatchObject({
       status: 200,
-      body: { message_id: messageId, iccid: sims.north.iccid, status: 'sent', received_at: null },
+      body: { message_id: messageId, direction: 'mt', iccid: sims.north.iccid, status: 'sent', received_at: null },
     });
   });
 });

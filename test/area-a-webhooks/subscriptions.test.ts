@@ -84,21 +84,21 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: "line.deleted", 7; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+        'events contains unknown event types: "line.deleted", 7; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
       ),
     );
     expect(answer(await create(acme(), { url: hook, events: [] }))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified).',
+        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received).',
       ),
     );
     expect(answer(await create(acme(), { url: hook, events: 'line.activated' }))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified).',
+        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received).',
       ),
     );
     expect(answer(await create(acme(), { url: hook, description: 'x'.repeat(201) }))).toEqual(

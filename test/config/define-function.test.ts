@@ -111,7 +111,9 @@ describe('every function of functions/ at init', () => {
       'list-webhooks.ts': tableFunction('list-webhooks'),
       'maintain-sim-lists.ts': tableFunction('maintain-sim-lists'),
       'publish-lifecycle-events.ts': `${tableFunction('publish-lifecycle-events')}; WEBHOOK_DELIVERY_QUEUE_URL is not set`,
+      'receive-inbound-sms.ts': tableFunction('receive-inbound-sms'),
       'receive-sms-receipt.ts': `${tableFunction('receive-sms-receipt')}; CALLBACK_QUEUE_URL is not set`,
+      'record-sms-events.ts': `${tableFunction('record-sms-events')}; CALLBACK_QUEUE_URL is not set`,
       'rotate-webhook-secret.ts': tableFunction('rotate-webhook-secret'),
       'send-sms.ts': tableFunction('send-sms'),
       // No table: the webhook only verifies and queues.

@@ -9,6 +9,8 @@ import { repositoryRoot } from '../../local/handler-loader';
 import { receiptSignature } from '../../local/sms-simulator';
 import { queueDefinitions } from '../../shared/topology/queues';
 import { streamConsumers } from '../../shared/topology/streams';
+import { topicConsumers } from '../../shared/topology/topics';
+import { localTopicArn } from '../../local/topics';
 import { passesFilter } from '../../local/stream-reader';
 
 const fixture = (name: string): Record<string, any> => {
@@ -84,11 +86,28 @@ describe('event fixtures', () => {
     },
   );
 
+  it.each(topicConsumers.map((topic) => [topic.consumer.name, topic] as const))(
+    'events/%s.json is an SNS event of its topic with a JSON message',
+    (name, topic) => {
+      const event = fixture(name);
+      expect(Array.isArray(event.Records) && event.Records.length === 1).toBe(true);
+      for (const record of event.Records) {
+        expect(record).toMatchObject({
+          EventSource: 'aws:sns',
+          EventVersion: '1.0',
+          Sns: { Type: 'Notification', MessageId: expect.any(String), TopicArn: localTopicArn(topic.topic), Message: expect.any(String), Timestamp: expect.any(String) },
+        });
+        expect(() => JSON.parse(record.Sns.Message)).not.toThrow();
+      }
+    },
+  );
+
   it('has no fixture for a route or consumer that does not exist', () => {
     const names = new Set([
       ...allRoutes().map((route) => route.name),
       ...queueDefinitions.map((queue) => queue.consumer.name),
       ...streamConsumers.map((consumer) => consumer.name),
+      ...topicConsumers.map((topic) => topic.consumer.name),
     ]);
     const files = existsSync(join(repositoryRoot, 'events'))
       ? readdirSync(join(repositoryRoot, 'events'))

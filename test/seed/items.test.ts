@@ -57,6 +57,8 @@ describe('seed items', () => {
       { PK: 'ACCOUNT#ops@initech.example', SK: 'ACCOUNT', type: 'account', email: 'ops@initech.example', account_type: 'business', name: 'Initech', phone: null, sms_opt_in: false },
       { PK: 'DEVICE#8944500000000008001', SK: 'DEVICE', type: 'device', iccid: '8944500000000008001', owner: 'sam@example.com', assigned_to: null },
       { PK: 'DEVICE#8944500000000008002', SK: 'DEVICE', type: 'device', iccid: '8944500000000008002', owner: 'ops@initech.example', assigned_to: 'alex@initech.example' },
+      { PK: 'MSISDN#447700900001', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900001', sim_id: 1001, iccid: '8944500000000001001' },
+      { PK: 'MSISDN#447700900003', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900003', sim_id: 1003, iccid: '8944500000000001003' },
     ]);
   });
 

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadSeedDocument } from '../../local/seed/load';
+import { SeedValidationError } from '../../local/seed/validate';
+import { claimMsisdnAlone, findSimByMsisdn } from '../../shared/sims/msisdn-index';
 import { gsi1Partition, key } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { createTestTable, testDynamoClient } from '../support/resources';
@@ -18,6 +20,8 @@ const demoCounts = {
   // id order and one per day in order of update.
   sim_list_entry: 104, sim_list_meta: 2, sim_list_sequence: 27, sim_list_counts: 32,
   plan: 14, stock_unit: 14, account: 4, device: 4,
+  // The MSISDN index: one claim per SIM with an MSISDN (29 of the 30).
+  msisdn_claim: 29,
 };
 
 describe('loading a seed document', () => {
@@ -38,11 +42,11 @@ describe('loading a seed document', () => {
     });
 
     it('loads every item and reports the counts per item type', async () => {
-      expect(result).toEqual({ items: 252, counts: demoCounts });
+      expect(result).toEqual({ items: 281, counts: demoCounts });
       const stored = await scanAll(client, tableName);
       const storedCounts: Record<string, number> = {};
       for (const item of stored) storedCounts[String(item.type ?? 'sim_list_entry')] = (storedCounts[String(item.type ?? 'sim_list_entry')] ?? 0) + 1;
-      expect([stored.length, storedCounts]).toEqual([252, demoCounts]);
+      expect([stored.length, storedCounts]).toEqual([281, demoCounts]);
     });
 
     it('stores no plain-text token or key anywhere, only SHA-256 hashes of the whole strings', async () => {
@@ -117,6 +121,44 @@ describe('loading a seed document', () => {
     const tableName = await createTestTable();
     expect(await loadSeedDocument({}, { client, tableName })).toEqual({ items: 0, counts: {} });
     expect(await scanAll(client, tableName)).toEqual([]);
+  });
+
+  it('refuses a SIM whose MSISDN another SIM of the table holds, naming both, and writes nothing', async () => {
+    const tableName = await createTestTable();
+    await loadSeedDocument(smallDocument(), { client, tableName });
+    const before = await scanAll(client, tableName);
+    const small = smallDocument();
+    const second = { ...small, sims: [{ ...small.sims[2]!, id: 2001, iccid: '8944500000000002001', msisdn: '+447700900003' }] };
+    const error = await loadSeedDocument(second, { client, tableName }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SeedValidationError);
+    expect((error as SeedValidationError).problems).toEqual([
+      'sims[0] (id 2001): msisdn "+447700900003" is already used by SIM 1003 (ICCID 8944500000000001003) in the table',
+    ]);
+    expect(await scanAll(client, tableName)).toEqual(before);
+    // The same SIMs loaded again keep their own numbers.
+    await expect(loadSeedDocument(smallDocument(), { client, tableName })).resolves.toMatchObject({ counts: { msisdn_claim: 2 } });
+  });
+
+  it('finds a SIM by its MSISDN, however it is spelt, through its claim', async () => {
+    const tableName = await createTestTable();
+    await loadSeedDocument(smallDocument(), { client, tableName });
+    const table = { db: documents, tableName };
+    expect((await findSimByMsisdn(table, '+44 7700 900001'))?.id).toBe(1001);
+    expect((await findSimByMsisdn(table, '447700900003'))?.iccid).toBe('8944500000000001003');
+    expect(await findSimByMsisdn(table, '+447700900002')).toBeUndefined();
+    expect(await findSimByMsisdn(table, 'no digits')).toBeUndefined();
+  });
+
+  it('claims an MSISDN for one SIM only, and lets its holder claim it again', async () => {
+    const tableName = await createTestTable();
+    const table = { db: documents, tableName };
+    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' })).toBe(true);
+    expect(await claimMsisdnAlone(table, { id: 2, iccid: '2', msisdn: '+447700900111' })).toBe(false);
+    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' })).toBe(true);
+    expect(await claimMsisdnAlone(table, { id: 3, iccid: '3', msisdn: null })).toBe(true);
+    expect(await scanAll(client, tableName)).toEqual([
+      { PK: 'MSISDN#447700900111', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900111', sim_id: 1, iccid: '1' },
+    ]);
   });
 
   it('writes many batches of 25 completely', async () => {

@@ -51,8 +51,13 @@ const brokenDocuments: [string, (document: Document) => void, string][] = [
   ['a token prefix twice', (d) => { d.bearer_tokens.push({ token: 'bearer_tok1_another', user: 'u1', revoked: false }); }, 'bearer_tokens[2] (prefix tok1): prefix "tok1" is already used by bearer_tokens[0] (prefix tok1)'],
   ['an API key prefix twice', (d) => { d.api_keys.push({ key: 'devkey_key1_another', customer: 'top', revoked: false }); }, 'api_keys[1] (prefix key1): prefix "key1" is already used by api_keys[0] (prefix key1)'],
   ['a data bundle id twice', (d) => { d.data_bundles.push({ ...d.data_bundles[0]! }); }, 'data_bundles[1] (id b1): id "b1" is already used by data_bundles[0] (id b1)'],
-  ['a SIM id twice', (d) => { d.sims.push({ ...d.sims[2]!, iccid: '8944500000000001004' }); }, 'sims[3] (id 1003): id "1003" is already used by sims[2] (id 1003)'],
-  ['an ICCID on two SIMs', (d) => { d.sims.push({ ...d.sims[2]!, id: 1004 }); }, 'sims[3] (id 1004): iccid "8944500000000001003" is already used by sims[2] (id 1003)'],
+  ['a SIM id twice', (d) => { d.sims.push({ ...d.sims[2]!, iccid: '8944500000000001004', msisdn: '447700900004' } as (typeof d.sims)[number]); }, 'sims[3] (id 1003): id "1003" is already used by sims[2] (id 1003)'],
+  ['an ICCID on two SIMs', (d) => { d.sims.push({ ...d.sims[2]!, id: 1004, msisdn: '447700900004' } as (typeof d.sims)[number]); }, 'sims[3] (id 1004): iccid "8944500000000001003" is already used by sims[2] (id 1003)'],
+  [
+    'an MSISDN on two SIMs, however it is spelt',
+    (d) => { d.sims.push({ ...d.sims[2]!, id: 1004, iccid: '8944500000000001004', msisdn: '+44 7700 900001' } as (typeof d.sims)[number]); },
+    'sims[3] (id 1004): msisdn "+44 7700 900001" is already used by sims[0] (id 1001)',
+  ],
   ['a SKU twice', (d) => { d.plans.push({ ...d.plans[0]!, name: 'Again' }); }, 'plans[2] (sku TRAVEL-EU-5GB): sku "TRAVEL-EU-5GB" is already used by plans[0] (sku TRAVEL-EU-5GB)'],
   [
     'a stock ICCID twice, even of another kind',

@@ -114,7 +114,8 @@ ${subscriptions.length === 0 ? empty('No subscriptions.') : subscriptions.map(re
           const keyMaterial = await getSecret('WEBHOOK_SECRETS_KEY');
           if (!keyMaterial) throw new Error('WEBHOOK_SECRETS_KEY is not configured');
           // The service's own validation and subscribe, with the inbox's origin as the one exempt host.
-          const valid = await validateCreateRequest({ url, description: inboxSubscriptionDescription }, { allowedHosts: [new URL(url).host] });
+          // Every event type, sms.received included (issue #21), so the inbox shows them all.
+          const valid = await validateCreateRequest({ url, events: [...eventTypes], description: inboxSubscriptionDescription }, { allowedHosts: [new URL(url).host] });
           ({ item: subscription } = await subscribeCustomer(table, { customerId, request: valid, keyMaterial, nowMs: Date.now() }));
           activity.record(
             `Subscribed the webhook inbox for customer ${customerId}: ${subscription.id} (${eventTypes.join(', ')}); its secret stays sealed in the table and the inbox verifies with it.`,

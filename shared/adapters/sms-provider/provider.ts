@@ -5,9 +5,14 @@ import { trustedCa } from '../https/trusted-ca';
 export interface SmsSubmission {
   /** Our message id; the provider quotes it in the delivery receipt. */
   reference: string;
-  /** MSISDN of the SIM. */
+  /** MSISDN of the SIM (digits), or a buyer's phone number (E.164). */
   to: string;
   text: string;
+  /**
+   * More to quote in the network's delivery events beside `reference` (AWS End User Messaging's
+   * `Context`: the fulfilment's order and effect); the HTTP provider API has no place for it.
+   */
+  context?: Record<string, string>;
 }
 
 /** What the provider answered for an accepted message. */
@@ -23,9 +28,15 @@ export interface SmsProvider {
 
 /** Why a submission failed: the provider refused it (`error`) or could not be reached (`unreachable`). */
 export class SmsProviderFailure extends Error {
+  /**
+   * @param message what happened, for the logs (may name the provider's own answer).
+   * @param publicDetail why the provider refused it, in words the API may show its caller (the
+   *   502 `sms_provider_error` detail): only adapters that can tell say it.
+   */
   constructor(
     readonly kind: 'error' | 'unreachable',
     message: string,
+    readonly publicDetail?: string,
   ) {
     super(message);
     this.name = 'SmsProviderFailure';

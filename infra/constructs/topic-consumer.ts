@@ -1,0 +1,108 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { NagSuppressions } from 'cdk-nag';
+import type { TopicConsumerDefinition } from '../../shared/topology/topics';
+import { ServiceFunction, type ServiceResources } from './service-function';
+
+/** Options of one topic consumer. */
+export interface TopicConsumerProps {
+  definition: TopicConsumerDefinition;
+  projectRoot: string;
+  resources: ServiceResources;
+  memoryMb: number;
+  production: boolean;
+  /** Environment beside what the function's access gives (LOG_LEVEL and the Powertools names). */
+  environment?: Record<string, string>;
+}
+
+/**
+ * One SNS topic of shared/topology/topics.ts and the function subscribed to it:
+ * - the topic, encrypted with a customer-managed KMS key of its own (rotated yearly) whose
+ *   policy lets the publishing service (`definition.publisher`, for this account only) use it:
+ *   the AWS managed SNS key cannot be used by AWS End User Messaging; TLS only;
+ * - a topic policy that lets that service principal publish, for this account only
+ *   (`aws:SourceAccount`), and nobody else;
+ * - the consumer function (its definition's access, nothing more), subscribed to the topic;
+ *   Lambda retries a failed invocation `retryAttempts` times, then sends it to the failure
+ *   queue (an on-failure destination), which is also the subscription's dead-letter queue for
+ *   messages SNS could not hand to Lambda at all (14 days, encrypted, TLS only). The stack
+ *   alarms on the queue and on the function's errors.
+ */
+export class TopicConsumer extends Construct {
+  readonly definition: TopicConsumerDefinition;
+  readonly topic: Topic;
+  readonly key: Key;
+  readonly consumer: ServiceFunction;
+  readonly failureQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: TopicConsumerProps) {
+    super(scope, id);
+    const { definition } = props;
+    this.definition = definition;
+    const account = Stack.of(this).account;
+    const publisher = new ServicePrincipal(definition.publisher);
+    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.key = new Key(this, 'Key', {
+      description: `Encrypts the ${definition.topic} SNS topic (${definition.description})`,
+      enableKeyRotation: true,
+      removalPolicy,
+    });
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'PublisherUsesTheKey',
+        principals: [publisher],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    this.topic = new Topic(this, 'Topic', { displayName: definition.description, masterKey: this.key, enforceSSL: true });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'PublisherOfThisAccountOnly',
+        principals: [publisher],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      name: definition.consumer.name,
+      projectRoot: props.projectRoot,
+      handler: definition.consumer.handler,
+      access: definition.access,
+      timeoutSeconds: definition.timeoutSeconds,
+      memoryMb: props.memoryMb,
+      description: `consumer of the ${definition.topic} SNS topic (${definition.consumer.name})`,
+      resources: props.resources,
+      production: props.production,
+      ...(props.environment ? { environment: props.environment } : {}),
+    });
+    this.failureQueue = new Queue(this, 'Failures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    });
+    NagSuppressions.addResourceSuppressions(this.failureQueue, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: `This queue is itself the dead-letter queue (on-failure destination and subscription DLQ) of the ${definition.consumer.name} consumer; it is watched by a CloudWatch alarm instead.`,
+      },
+    ]);
+    this.consumer.function.configureAsyncInvoke({
+      retryAttempts: definition.retryAttempts,
+      maxEventAge: Duration.hours(6),
+      onFailure: new SqsDestination(this.failureQueue),
+    });
+    this.topic.addSubscription(new LambdaSubscription(this.consumer.function, { deadLetterQueue: this.failureQueue }));
+  }
+}
