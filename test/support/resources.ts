@@ -16,11 +16,15 @@ export const testDynamoClient = (): DynamoDBClient =>
 /** An SQS client for the run's SQS emulator. */
 export const testSqsClient = (): SQSClient => new SQSClient({ endpoint: inject('sqsEndpoint'), region, credentials });
 
-/** A fresh, uniquely named service table in the run's DynamoDB Local. */
-export const createTestTable = async (): Promise<string> => {
+/**
+ * A fresh, uniquely named service table in the run's DynamoDB Local; `stream: false` for a
+ * table no stream reader reads (a large one loaded in bulk would slow the stream readers of
+ * the other test files, which share the one DynamoDB Local).
+ */
+export const createTestTable = async (options: { stream?: boolean } = {}): Promise<string> => {
   const tableName = `test-${randomUUID()}`;
   const client = testDynamoClient();
-  await createTable(client, tableName);
+  await createTable(client, tableName, options);
   client.destroy();
   return tableName;
 };

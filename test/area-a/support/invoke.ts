@@ -18,9 +18,13 @@ export interface TestClock {
   now: number;
 }
 
-/** A fresh table loaded with `document`, a document client on it and deps with a controlled clock. */
+/**
+ * A fresh table loaded with `document`, a document client on it and deps with a controlled
+ * clock. The handlers run in the test's process and no stream reader reads the table, so it
+ * has no stream.
+ */
 export const tableWithSeed = async (document: unknown, clock: TestClock) => {
-  const tableName = await createTestTable();
+  const tableName = await createTestTable({ stream: false });
   const client = testDynamoClient();
   await loadSeedDocument(document, { client, tableName });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
