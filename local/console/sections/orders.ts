@@ -11,6 +11,7 @@ import { getOrder } from '../../../shared/checkout/orders';
 import { basename, dirname, resolve } from 'node:path';
 import type { FulfilmentEffectItem, OrderItem, OrderStatus } from '../../../shared/db/items';
 import { ApiError } from '../../../shared/http/api-error';
+import { quoteInput } from '../../../shared/http/detail-text';
 import { pay } from '../../pay-cli';
 import type { PaymentIntent } from '../../stripe-emulator/intents';
 import type { ActivityLog } from '../activity';
@@ -140,7 +141,7 @@ export const ordersSection = (sources: ConsoleSources, activity: ActivityLog): C
           throw new ApiError(409, 'stripe_emulator_not_running', 'This runtime does not run the Stripe emulator (STRIPE_SECRET_KEY is set): pay through your own Stripe.');
         }
         const order = uuidPattern.test(orderId) ? await getOrder(sources.orders, orderId) : undefined;
-        if (!order) throw new ApiError(404, 'order_not_found', `There is no order ${JSON.stringify(orderId)}.`);
+        if (!order) throw new ApiError(404, 'order_not_found', `There is no order ${quoteInput(orderId)}.`);
         const intent = intentOf(sources, order);
         if (!actionableOrders.includes(order.status) || !intent || !actionableIntents.includes(intent.status)) {
           throw new ApiError(
