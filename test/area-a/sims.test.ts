@@ -6,7 +6,7 @@ import { apiKeyOf, areaASeed, expectedSims, isoDaysAgo, tokenOf, type TestUser }
 
 // Every request below uses a user of its own (fresh()), so that rate limits and the list poll
 // interval of one test never touch another.
-const pools: Record<string, number> = { root: 60, north: 10, northeast: 5, south: 5 };
+const pools: Record<string, number> = { root: 70, north: 10, northeast: 5, south: 5 };
 const users: TestUser[] = Object.entries(pools).flatMap(([customer, size]) =>
   Array.from({ length: size }, (_, index) => ({ id: `${customer}${index}`, customer })),
 );
@@ -189,6 +189,21 @@ describe('other requests under /developer/api/', () => {
   it('answers an unknown path with 404 not_found and the rate-limit headers, after authentication', async () => {
     expect(await whole('/developer/api/sims/1001/usage/')).toEqual(notFound);
     expect(await whole('/developer/api/whatever')).toEqual(notFound);
+  });
+
+  it('authenticates paths with malformed percent-encoding and the bare /developer/api/ first: 401 without credentials, 404 with the rate-limit headers', async () => {
+    const paths = ['/developer/api/%FF/', '/developer/api/%C0%AE/', '/developer/api/%ED%A0%80/', '/developer/api/sims/%FF/', '/developer/api/', '/developer/api'];
+    const anonymous = await Promise.all(paths.map(async (path) => {
+      const { status, headers, body } = await send(runtime.baseUrl, path);
+      return { path, status, headers, body };
+    }));
+    expect(anonymous).toEqual(paths.map((path) => ({
+      path,
+      status: 401,
+      headers: json,
+      body: { detail: 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.', code: 'bearer_token_required' },
+    })));
+    for (const path of paths) expect({ path, ...(await whole(path)) }).toEqual({ path, ...notFound });
   });
 
   it('answers a wrong method with 405 method_not_allowed, Allow and the rate-limit headers', async () => {
