@@ -133,7 +133,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
       const itemKey = expected && options.item ? keyOf(options.item, event) : undefined;
       prepared = expected && !itemKey?.key ? prepareFor(hint) : undefined;
       const [verified, counted] = await Promise.allSettled([
-        authenticateDeveloperWith(resolved, event.headers, itemKey?.key),
+        authenticateDeveloperWith(resolved, event, itemKey?.key),
         started(consumeRateLimit(resolved, countFor(hint))),
       ]);
       if (verified.status === 'rejected') {
@@ -151,7 +151,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps>(
         limit = await consumeRateLimit(resolved, countFor(caller));
       }
     } else {
-      caller = await authenticateDeveloper(resolved, event.headers);
+      caller = await authenticateDeveloper(resolved, event);
       rememberCaller(event.headers, caller);
       prepared = prepareEarly(caller);
       limit = await consumeRateLimit(resolved, countFor(caller));

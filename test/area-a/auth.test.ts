@@ -98,6 +98,28 @@ describe('Area A two-factor authentication (over HTTP)', () => {
     expect(await answer('/developer/api/sims/', { ...bearer('ada') })).toEqual(codes.api_key_required);
   });
 
+  it('refuses ambiguous credentials: a header sent twice, or both API key headers with different keys, naming the header', async () => {
+    const twice = (headers: Array<[string, string]>) => send(runtime.baseUrl, '/developer/api/sims/1001/', { headers }).then(({ status, headers: answered, body }) => ({ status, headers: answered, body }));
+    const token = tokenOf('ada');
+    const key = apiKeyOf('root');
+    const bearerTwice = refusal(401, 'invalid_bearer_token', 'The Authorization header was sent more than once: send one bearer token.');
+    expect(await twice([['Authorization', `Bearer ${tokenOf('cas')}`], ['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key]])).toEqual(bearerTwice);
+    expect(await twice([['Authorization', `Bearer ${token}`], ['authorization', `Bearer ${token}`], ['X-Customer-API-Key', key]])).toEqual(bearerTwice);
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', apiKeyOf('revoked')], ['X-Customer-API-Key', key]])).toEqual(
+      refusal(401, 'invalid_api_key', 'The X-Customer-API-Key header was sent more than once: send one API key.'),
+    );
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-service-API-Key', key], ['X-service-API-Key', key]])).toEqual(
+      refusal(401, 'invalid_api_key', 'The X-service-API-Key header was sent more than once: send one API key.'),
+    );
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key], ['X-service-API-Key', apiKeyOf('north')]])).toEqual(
+      refusal(401, 'invalid_api_key', 'X-Customer-API-Key and X-service-API-Key carry different API keys: send one API key.'),
+    );
+    // The spec's order still holds: the token is judged before the key.
+    expect(await twice([['Authorization', `Bearer ${tokenOf('ina')}`], ['X-Customer-API-Key', key], ['X-Customer-API-Key', key]])).toEqual(codes.user_inactive);
+    // Both API key headers with the same key are one key.
+    expect((await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key], ['X-service-API-Key', key]])).status).toBe(200);
+  });
+
   it('accepts header names in any case, the X-service-API-Key alternative and the scheme in any case', async () => {
     const variants: Record<string, string>[] = [
       { authorization: `bearer ${tokenOf('cas')}`, 'x-customer-api-key': apiKeyOf('root') },
