@@ -14,7 +14,7 @@ import { recordDeliveryAttempt } from './deliveries';
 import { parseDeliveryJob, type DeliveryJob } from './delivery-queue';
 import { retryDelaySeconds } from './retry-schedule';
 import { openSecret } from './secret-box';
-import { readSubscription } from './subscriptions';
+import { readSubscription, retiredSecretsOf } from './subscriptions';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
@@ -55,14 +55,11 @@ export const deliveryConsumerDeps = (config: FunctionConfig<'deliver-webhook'>):
   now: Date.now,
 });
 
-/** The secrets that sign now: the current one, and the previous one during its 24 hours. */
-export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => {
-  const secrets = [openSecret(keyMaterial, subscription.id, subscription.secret_sealed)];
-  if (subscription.previous_secret_sealed && (subscription.previous_secret_expires_at_ms ?? 0) > nowMs) {
-    secrets.push(openSecret(keyMaterial, subscription.id, subscription.previous_secret_sealed));
-  }
-  return secrets;
-};
+/** The secrets that sign now: the current one, and the up to 3 most recently retired during their 24 hours. */
+export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => [
+  openSecret(keyMaterial, subscription.id, subscription.secret_sealed),
+  ...retiredSecretsOf(subscription, nowMs).map((retired) => openSecret(keyMaterial, subscription.id, retired.sealed)),
+];
 
 /** A delivered event: the subscription's run of failed events ends and it is `active` again. */
 const markHealthy = async (deps: DeliveryConsumerDeps, subscription: WebhookSubscriptionItem): Promise<void> => {

@@ -245,6 +245,31 @@ describe('lifecycle webhooks', () => {
     expect([stored.includes(first.slice(6)), stored.includes(second.slice(6))]).toEqual([false, false]);
   });
 
+  it('keeps the 3 most recently retired secrets signing beside the current one when secrets are rotated within 24 hours', async () => {
+    const { id, secret: first } = await subscribe(acme(), { url: `${receiver.url}/ok/rotations`, events: ['line.suspended'] });
+    const secrets = [first];
+    const rotate = async (times: number) => {
+      for (let time = 0; time < times; time += 1) {
+        const rotated = await call(runtime.baseUrl, acme(), 'POST', `/developer/api/webhooks/${id}/rotate-secret/`);
+        expect(rotated.status).toBe(200);
+        secrets.push((rotated.body as Created).secret);
+      }
+    };
+    const signedWith = async (nth: number) => {
+      await change(sims.acme.iccid, { status: 'suspended' });
+      const webhook = await eventually(() => receiver.to('/ok/rotations')[nth]);
+      await change(sims.acme.iccid, { status: 'active' });
+      return [header(webhook, 'webhook-signature').split(' ').length, ...secrets.map((secret) => verifies(secret, webhook))];
+    };
+    // Two rotations: the first secret's 24 hours are not cut short by the second.
+    await rotate(2);
+    expect(await signedWith(0)).toEqual([3, true, true, true]);
+    // Four: the current one and the three most recently retired; the first is the fourth.
+    await rotate(2);
+    expect(await signedWith(1)).toEqual([4, false, true, true, true, true]);
+    await unsubscribe(acme(), id);
+  });
+
   it('refuses non-public URLs at subscription', async () => {
     const refused = async (url: string) => (await call(runtime.baseUrl, acme(), 'POST', '/developer/api/webhooks/', { url })).body;
     expect(await refused('https://127.0.0.1/hook')).toEqual({
