@@ -12,6 +12,7 @@ import { changeSim } from '../../shared/sims/change-sim';
 import { sealSecret } from '../../shared/webhooks/secret-box';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
+import { captureLogLines } from '../support/log-lines';
 import { selfSignedCertificate, type TestCertificate } from '../area-a-sms/support/https-receiver';
 import { call, eventually } from './support/http';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/receiver';
@@ -387,9 +388,28 @@ describe('lifecycle webhooks', () => {
 
   it('after the last attempt puts the job in the dead-letter queue and marks the subscription failing; deliveries go on', async () => {
     const subscription = await subscribe(globex(), { url: `${receiver.url}/down/globex`, events: ['line.activated'] });
-    await change(sims.globex.iccid, { status: 'suspended' });
-    await change(sims.globex.iccid, { status: 'active' });
-    await eventually(() => (receiver.to('/down/globex').length >= 7 ? true : undefined), 40_000);
+    const capture = captureLogLines();
+    try {
+      await change(sims.globex.iccid, { status: 'suspended' });
+      await change(sims.globex.iccid, { status: 'active' });
+      await eventually(() => (receiver.to('/down/globex').length >= 7 ? true : undefined), 40_000);
+      await eventually(() => (capture.lines().some((line) => line.message === 'queue message failed') ? true : undefined));
+    } finally {
+      capture.restore();
+    }
+    // Scheduled retries are warnings with their attempt number; only the spent attempts are errors.
+    const deliveryLines = capture.lines().filter((line) => line.subscription_id === subscription.id);
+    const messageIds = new Set(deliveryLines.map((line) => line.sqs_message_id));
+    const consumerLines = capture.lines().filter((line) => messageIds.has(line.sqs_message_id) && String(line.message).startsWith('queue message'));
+    expect(deliveryLines.map((line) => [line.level, line.message, line.attempt])).toEqual([
+      ...[1, 2, 3, 4, 5, 6].map((attempt) => ['WARN', 'webhook delivery failed; retry scheduled', attempt]),
+      ['ERROR', 'webhook delivery failed; attempts spent', 7],
+    ]);
+    expect(deliveryLines[0]).toMatchObject({ http_status: 503, error: 'http_error', next_attempt_in_seconds: expect.any(Number) });
+    expect(consumerLines.map((line) => [line.level, line.message, line.receive_count])).toEqual([
+      ...[1, 2, 3, 4, 5, 6].map((attempt) => ['WARN', 'queue message failed; retry scheduled', attempt]),
+      ['ERROR', 'queue message failed', 7],
+    ]);
     const sqs = testSqsClient();
     const depth = async () =>
       Number(
