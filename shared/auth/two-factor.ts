@@ -47,6 +47,12 @@ const errors = {
   bearerRequired: () =>
     new ApiError(401, 'bearer_token_required', 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.'),
   invalidBearer: () => new ApiError(401, 'invalid_bearer_token', 'The bearer token is invalid or has been revoked.'),
+  apiKeyAsBearer: () =>
+    new ApiError(
+      401,
+      'invalid_bearer_token',
+      'This is an API key (devkey_...), not a bearer token: send it in X-Customer-API-Key, and your personal bearer_... token in Authorization: Bearer.',
+    ),
   userInactive: () => new ApiError(401, 'user_inactive', "The bearer token's user account is inactive."),
   apiKeyRequired: () =>
     new ApiError(401, 'api_key_required', 'An API key is required in the X-Customer-API-Key (or X-service-API-Key) header.'),
@@ -150,7 +156,7 @@ export const authenticateDeveloperWith = async (
   const bearer = bearerCredential(headers);
   if (bearer === undefined) throw errors.bearerRequired();
   const token = parseCredential('bearer', bearer);
-  if (!token) throw errors.invalidBearer();
+  if (!token) throw parseCredential('devkey', bearer) ? errors.apiKeyAsBearer() : errors.invalidBearer();
 
   const apiKeyValue = apiKeyCredential(headers);
   const keyAmbiguity = apiKeyValue === undefined ? undefined : ambiguousApiKey(request);

@@ -63,7 +63,6 @@ describe('Area A two-factor authentication (over HTTP)', () => {
     ['an empty Bearer credential', { Authorization: 'Bearer ', 'X-Customer-API-Key': apiKeyOf('root') }, 'bearer_token_required'],
     ['a malformed token', { Authorization: 'Bearer not-a-token', 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a token whose prefix is 5,000 characters', { Authorization: `Bearer bearer_${'a'.repeat(5_000)}_secret`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
-    ['an API key as the token', { Authorization: `Bearer ${apiKeyOf('root')}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['an unknown token', { Authorization: `Bearer ${tokenOf('nobody')}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a token with a wrong secret', { Authorization: `Bearer ${wrongSecretToken}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a revoked token', both('rex'), 'invalid_bearer_token'],
@@ -96,6 +95,16 @@ describe('Area A two-factor authentication (over HTTP)', () => {
   it('authenticates before routing: an unknown path without credentials is 401, not 404', async () => {
     expect(await answer('/developer/api/no-such-thing/', {})).toEqual(codes.bearer_token_required);
     expect(await answer('/developer/api/sims/', { ...bearer('ada') })).toEqual(codes.api_key_required);
+  });
+
+  it('says that an API key sent as the bearer token belongs in X-Customer-API-Key', async () => {
+    expect(await answer('/developer/api/sims/1001/', { Authorization: `Bearer ${apiKeyOf('root')}`, 'X-Customer-API-Key': apiKeyOf('root') })).toEqual(
+      refusal(
+        401,
+        'invalid_bearer_token',
+        'This is an API key (devkey_...), not a bearer token: send it in X-Customer-API-Key, and your personal bearer_... token in Authorization: Bearer.',
+      ),
+    );
   });
 
   it('refuses ambiguous credentials: a header sent twice, or both API key headers with different keys, naming the header', async () => {

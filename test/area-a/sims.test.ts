@@ -6,7 +6,7 @@ import { apiKeyOf, areaASeed, expectedSims, isoDaysAgo, tokenOf, type TestUser }
 
 // Every request below uses a user of its own (fresh()), so that rate limits and the list poll
 // interval of one test never touch another.
-const pools: Record<string, number> = { root: 70, north: 10, northeast: 5, south: 5 };
+const pools: Record<string, number> = { root: 75, north: 10, northeast: 5, south: 5 };
 const users: TestUser[] = Object.entries(pools).flatMap(([customer, size]) =>
   Array.from({ length: size }, (_, index) => ({ id: `${customer}${index}`, customer })),
 );
@@ -182,6 +182,25 @@ describe('A1 GET /developer/api/sims/', () => {
       headers: { ...json, 'retry-after': String(retryAfter), ...rateLimitHeaders({ burst: 9, minute: 59, hour: 1499 }) },
       body: { detail: 'List requests must be at least 5 seconds apart.', code: 'rate_limited_poll_interval', retry_after_seconds: retryAfter },
     });
+  });
+});
+
+describe('A2 with an ICCID instead of the SIM id', () => {
+  it('answers 404 not_found saying that A2 takes the numeric SIM id and the SMS routes the ICCID, for any 19 or 20 digits', async () => {
+    const hint = {
+      ...notFound,
+      body: {
+        detail:
+          'Not found: GET /developer/api/sims/<sim_id>/ takes the numeric SIM id (up to 15 digits); an ICCID (19 or 20 digits) is what the SMS routes take: /developer/api/sims/<iccid>/sms/.',
+        code: 'not_found',
+      },
+    };
+    // A seeded SIM's ICCID and digits no SIM has answer alike: the hint depends on the path's shape only.
+    expect(await whole('/developer/api/sims/8944500000000001001/')).toEqual(hint);
+    expect(await whole('/developer/api/sims/89440000000000000000/')).toEqual(hint);
+    expect(await whole('/developer/api/sims/8944000000000000000/')).toEqual(hint);
+    // 16 to 18 digits stay the plain 404.
+    expect(await whole('/developer/api/sims/8944000000000000/')).toEqual(notFound);
   });
 });
 
