@@ -155,6 +155,10 @@ describe('the developer console in Chromium', () => {
     await page.goto(runtime.consoleUrl);
     await Promise.all([page.waitForURL(`${runtime.consoleUrl}#order-${orderId}`), orderCard(orderId).getByRole('button', { name: 'Decline' }).click()]);
     expect(await orderCard(orderId).locator('h3 .status').textContent()).toBe('payment_failed');
+    // The decline code from the payment intent's last_payment_error, not only payment_failed.
+    expect(await orderCard(orderId).locator('dt:text-is("Failure") + dd').textContent()).toBe(
+      'payment_failed: card_declined (generic_decline), Your card was declined.',
+    );
     expect(await page.locator('#activity li').first().textContent()).toMatch(
       new RegExp(`Declined order ${orderId} \\(pi_\\w+\\): card_declined \\(HTTP 402\\); the order is payment_failed\\.$`),
     );
