@@ -98,6 +98,21 @@ describe('fuzz generator and verdict', () => {
     );
   });
 
+  it('says how to replay the curls against the fuzz seed only when it printed curls', () => {
+    const report = { seed: 7, planned: 2, sent: 2, failures: [], statuses: { 200: 2 }, durationMs: 1000 };
+    const note = 'The curls need a runtime with the fuzz seed: npm run fuzz -- --serve, then replace http://127.0.0.1:1 with its URL.';
+    expect(formatReport(report, 'http://127.0.0.1:1', reproDir, { ownRuntime: true })).toEqual([
+      'fuzz seed 7: 2 of 2 requests sent in 1.0 s; answers 200×2',
+      'runtime alive at the end',
+      'no failing answers',
+    ]);
+    const failing = { ...report, failures: [{ request: { ...get, label: 'get-sim: x' }, problem: { kind: 'status 500 internal_error', detail: '500' }, generatedAt: 0 }] };
+    const lines = formatReport(failing, 'http://127.0.0.1:1', reproDir, { ownRuntime: true });
+    expect(lines.at(-1)).toBe(note);
+    expect(lines.filter((line) => line.startsWith('  curl: '))).toHaveLength(1);
+    expect(formatReport(failing, 'http://127.0.0.1:1', reproDir, { ownRuntime: false })).not.toContain(note);
+  });
+
   it('fails an error whose detail is longer than 512 characters', () => {
     expect(verdict(get, answer(400, JSON.stringify({ detail: 'x'.repeat(513), code: 'invalid_request' })))?.kind).toBe('status 400 detail over 512 characters');
     expect(verdict(get, answer(400, JSON.stringify({ detail: 'x'.repeat(512), code: 'invalid_request' })))).toBeUndefined();
