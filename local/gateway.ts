@@ -67,6 +67,8 @@ export interface GatewayAnswerRecord {
    * a body over 10 MB).
    */
   stage: 'route' | 'unrouted' | 'gateway';
+  /** The name of the route that answered (stage `route`). */
+  route?: string;
   status: number;
   /** Response headers as written, lower-case names. */
   headers: Record<string, string | string[] | number | undefined>;
@@ -326,7 +328,15 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     const written = writeResult(response, result, requestId, close);
     if (options.onAnswer) {
       try {
-        options.onAnswer({ method, path, stage, status: response.statusCode, headers: response.getHeaders(), body: written });
+        options.onAnswer({
+          method,
+          path,
+          stage,
+          ...(stage === 'route' && resolved ? { route: resolved.route.name } : {}),
+          status: response.statusCode,
+          headers: response.getHeaders(),
+          body: written,
+        });
       } catch (error) {
         logError('onAnswer failed', { requestId }, error);
       }

@@ -77,9 +77,9 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
                 ),
               ]
             : []),
-          '  Pay a checkout (its payment intent id is the part of client_secret before _secret_):',
+          '  Pay a checkout: each one created prints its ready `npm run pay -- <order_id>` line here (add --decline or --cancel),',
+          '  or press Pay on the developer console; by hand (the payment intent id is the part of client_secret before _secret_):',
           `  curl -s ${payments.apiBase}/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`,
-          `  npm run pay -- ORDER_ID --base ${base}   (add --decline or --cancel)`,
         ]
       : [];
   const lines = [

@@ -101,7 +101,7 @@ const main = async (): Promise<void> => {
     }
     const { seed, source } = readSeed();
     const configured = forwardedEnv();
-    starting = startLocalRuntime({ port, seed, env: configured, persistDir, bundled });
+    starting = startLocalRuntime({ port, seed, env: configured, persistDir, bundled, announce: (line) => console.log(line) });
     const runtime = (await starting)!;
     if (stopping) return;
     for (const line of bannerLines({ runtime, seed, seedSource: source, persistDir, configured })) console.log(line);
