@@ -34,10 +34,17 @@ export const inboxLifecyclePath = 'lifecycle';
 /** The description the console gives the inbox's subscription. */
 export const inboxSubscriptionDescription = 'The local webhook inbox (subscribed from the developer console)';
 
+/**
+ * The URL a subscription of the webhook inbox to lifecycle events has (`https://127.0.0.1:<port>/lifecycle`):
+ * the console's "Subscribe the webhook inbox" and the start banner's curl make the same, so the
+ * console knows the inbox as subscribed whichever made it.
+ */
+export const lifecycleUrlOf = (inboxUrl: string): string => `${inboxUrl.replace(/\/$/, '')}/${inboxLifecyclePath}`;
+
 /** The inbox's URL for lifecycle events, once the inbox runs. */
 const inboxLifecycleUrl = (sources: ConsoleSources): string | undefined => {
   const url = sources.inboxUrl();
-  return url === undefined ? undefined : `${url.replace(/\/$/, '')}/${inboxLifecyclePath}`;
+  return url === undefined ? undefined : lifecycleUrlOf(url);
 };
 
 /**
