@@ -16,7 +16,8 @@ import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startGateway, type GatewayAnswerRecord, type GatewayOptions } from './gateway';
-import { referenceMounts } from './reference-page';
+import { demoCredentials } from './demo-credentials';
+import { referenceMounts, type ReferenceCredentials } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
@@ -67,6 +68,12 @@ export interface LocalRuntimeOptions {
   benchRoutes?: RouteDefinition[];
   /** Sees every answer of the gateway (startGateway's onAnswer): the tests check each against docs/openapi.json. */
   onAnswer?: GatewayOptions['onAnswer'];
+  /**
+   * Fill the API reference page's authentication (`/_local/docs`) with the seed's demo
+   * credentials (local/demo-credentials.ts) and the storefront token when it is the demo one:
+   * `npm start` with the demo seed, whose banner prints the same values whole.
+   */
+  prefillReferenceCredentials?: boolean;
   /**
    * Lines for the person at the terminal (`npm start` prints them): with the Stripe emulator,
    * each checkout created gets its ready pay command (`npm run pay -- <order_id>`).
@@ -244,6 +251,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     // inbox and the base URL exist only once the gateway runs, hence the late bindings.
     let inbox: WebhookInbox | undefined;
     let baseUrl = '';
+    let referenceCredentials: ReferenceCredentials | undefined;
     const developerConsole = createDeveloperConsole({
       orders: { db: documents, tableName },
       outboxDir,
@@ -258,7 +266,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
       localMounts: {
         [developerConsolePath]: developerConsole.handle,
-        ...referenceMounts(),
+        ...referenceMounts(() => referenceCredentials),
         ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
         // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
         [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
@@ -313,6 +321,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       EMAIL_OUTBOX_DIR: outboxDir,
     };
     webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+    if (options.prefillReferenceCredentials) {
+      const demo = demoCredentials(options.seed);
+      referenceCredentials = {
+        bearerToken: demo.bearerToken,
+        apiKey: demo.apiKey,
+        ...(given.STOREFRONT_SERVICE_TOKEN === undefined ? { storefrontToken: env.STOREFRONT_SERVICE_TOKEN } : {}),
+      };
+    }
     let payments: LocalPayments;
     if (emulator) {
       payments = { mode: 'emulator', emulator, apiBase: `${gateway.baseUrl}/_local/stripe` };

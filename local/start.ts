@@ -16,7 +16,7 @@
  *     npm start -- --pretty          # the JSON log lines rendered for people (local/pretty-logs.ts)
  */
 import { createServer } from 'node:net';
-import { forwardedEnv, parseArguments, readSeed, UsageError } from './cli-options';
+import { demoSeedFile, forwardedEnv, parseArguments, readSeed, UsageError } from './cli-options';
 import { prettyOutput } from './pretty-logs';
 import type { LocalRuntime } from './runtime';
 
@@ -101,7 +101,16 @@ const main = async (): Promise<void> => {
     }
     const { seed, source } = readSeed();
     const configured = forwardedEnv();
-    starting = startLocalRuntime({ port, seed, env: configured, persistDir, bundled, announce: (line) => console.log(line) });
+    starting = startLocalRuntime({
+      port,
+      seed,
+      env: configured,
+      persistDir,
+      bundled,
+      announce: (line) => console.log(line),
+      // The demo data's credentials are public (the banner prints them whole): the reference page fills them in.
+      prefillReferenceCredentials: source === demoSeedFile,
+    });
     const runtime = (await starting)!;
     if (stopping) return;
     for (const line of bannerLines({ runtime, seed, seedSource: source, persistDir, configured })) console.log(line);

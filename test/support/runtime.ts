@@ -12,6 +12,8 @@ export interface TestRuntimeOptions {
   quiet?: boolean;
   /** Receives the lines the runtime has for the person at the terminal (startLocalRuntime's `announce`). */
   announce?: (line: string) => void;
+  /** Fill the reference page's authentication with the seed's demo credentials (startLocalRuntime's option). */
+  prefillReferenceCredentials?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     retryDelaySeconds: 0,
     quiet: options.quiet ?? true,
     ...(options.announce ? { announce: options.announce } : {}),
+    ...(options.prefillReferenceCredentials ? { prefillReferenceCredentials: true } : {}),
     bundled: inject('bundles'),
     // Every answer is checked against docs/openapi.json (./contract.ts, ./contract-setup.ts).
     onAnswer: recordAnswer,
