@@ -43,8 +43,10 @@ const shared = {
   // Bundles (local/bundle-build.ts) are imported by Node itself, as Lambda does, not
   // through vitest's module transform.
   server: { deps: { external: [/\/sim-service-bundles-[^/]+\//] } },
-  // Fails a test whose requests got an answer docs/openapi.json does not describe (test/support/contract.ts).
-  setupFiles: ['test/support/contract-setup.ts'],
+  // The test runtimes' JSON log lines go to a file per test file, its path printed when a test fails
+  // (test/support/test-log-file.ts); a test whose requests got an answer docs/openapi.json does
+  // not describe fails (test/support/contract.ts).
+  setupFiles: ['test/support/test-log-file.ts', 'test/support/contract-setup.ts'],
 };
 
 export default defineConfig({

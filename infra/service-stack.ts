@@ -393,13 +393,14 @@ export class ServiceStack extends Stack {
    */
   private grantEmailAndNotifications(routes: RouteDefinition[], queues: QueueDefinition[], props: ServiceStackProps): void {
     const owners = [
-      ...routes.map((route) => ({ access: route.access, fn: this.routeFunctions.get(route.name)! })),
-      ...queues.map((queue) => ({ access: queue.access, fn: this.consumerFunctions.get(queue.name)! })),
+      ...routes.map((route) => ({ name: route.name, access: route.access, fn: this.routeFunctions.get(route.name)! })),
+      ...queues.map((queue) => ({ name: queue.consumer.name, access: queue.access, fn: this.consumerFunctions.get(queue.name)! })),
     ];
     // emailFrom may be a display form, `Shop <orders@shop.example.net>`: the identity is the address's domain.
     const senderAddress = props.emailFrom ? (/<([^<>]+)>\s*$/.exec(props.emailFrom)?.[1] ?? props.emailFrom).trim() : undefined;
     const identity = props.emailIdentity ?? senderAddress?.split('@')[1];
-    for (const { access, fn } of owners) {
+    const withoutEmail: string[] = [];
+    for (const { name, access, fn } of owners) {
       if (access.sendsEmail) {
         if (props.emailFrom && identity) {
           fn.function.addEnvironment('EMAIL_FROM', props.emailFrom);
@@ -412,16 +413,21 @@ export class ServiceStack extends Stack {
             }),
           );
         } else {
-          Annotations.of(fn).addWarningV2(
-            'service:email-not-configured',
-            'No emailFrom context: this function cannot send e-mail until the stack is deployed with -c emailFrom=...',
-          );
+          withoutEmail.push(name);
         }
       }
       if (access.notifiesOperations) {
         this.notifications.topic.grantPublish(fn.role);
         fn.function.addEnvironment('OPERATIONS_TOPIC_ARN', this.notifications.topic.topicArn);
       }
+    }
+    if (withoutEmail.length > 0) {
+      // Once for the stack, saying what to do (not once per function that would send).
+      Annotations.of(this).addWarningV2(
+        'service:email-not-configured',
+        `No emailFrom context, so ${withoutEmail.join(', ')} cannot e-mail receipts and invoices (their fulfilment messages end in the dead-letter queue). ` +
+          'Deploy with -c emailFrom=orders@<your domain>, a domain verified in SES (or name the verified identity with -c emailIdentity=...); docs/deploy.md, "Deploy".',
+      );
     }
   }
 }

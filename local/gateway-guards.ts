@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { quoteInput } from '../shared/http/detail-text';
 
 /** API Gateway's quota for the URL of a regional REST API, in characters. */
 export const maxUrlLength = 10_240;
@@ -87,7 +88,7 @@ export const headRefusal = (request: IncomingMessage): GuardAnswer | undefined =
 export const expectationFailed = (expect: string | undefined): GuardAnswer => ({
   status: 417,
   code: 'expectation_failed',
-  detail: `Expect: ${JSON.stringify(expect ?? '')} cannot be met; only 100-continue is supported.`,
+  detail: `Expect: ${quoteInput(expect ?? '')} cannot be met; only 100-continue is supported.`,
 });
 
 /** An HTTP/1.1 response with a JSON body, as bytes to write on a raw socket; it closes the connection. */

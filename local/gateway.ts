@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { allRoutes, type RouteDefinition } from '../shared/topology/routes';
-import { matchRoute } from '../shared/http/route-match';
+import { fallbackRouteFor, matchRoute } from '../shared/http/route-match';
 import { buildApiGatewayEvent, type ResourceMatch } from './api-gateway-event';
 import {
   answerClientError,
@@ -67,6 +67,8 @@ export interface GatewayAnswerRecord {
    * a body over 10 MB).
    */
   stage: 'route' | 'unrouted' | 'gateway';
+  /** The name of the route that answered (stage `route`). */
+  route?: string;
   status: number;
   /** Response headers as written, lower-case names. */
   headers: Record<string, string | string[] | number | undefined>;
@@ -97,21 +99,45 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-/** The route and API Gateway resource a request reaches, or undefined when none does. */
+/** A fallback row: ANY on a path ending in a greedy segment (served by fallbackRouteFor's rule). */
+const isFallbackRow = (route: RouteDefinition): boolean => route.method === 'ANY' && /\{[^/]+\+\}\/?$/.test(route.path);
+
+/** A path segment decoded, or as sent when its percent-encoding is malformed. */
+const decodedOrRaw = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/**
+ * The route and API Gateway resource a request reaches, or undefined when none does. A path
+ * that no route takes, or whose percent-encoding is malformed (`%FF`, `%C0%AE`, `%ED%A0%80`:
+ * no route can take it), reaches the fallback of its longest prefix (fallbackRouteFor), as in
+ * the stack: `/developer/api/%FF/` and `/developer/api/` itself are authenticated by the
+ * developer fallback, the root `/` goes to the default fallback (ANY on the root resource).
+ */
 export const resolveRoute = (
   routes: RouteDefinition[],
   method: string,
   path: string,
 ): { route: RouteDefinition; match: ResourceMatch } | undefined => {
-  const found = matchRoute(routes, method, path);
-  if (found) return { route: found.route, match: { resource: found.route.path, pathParameters: found.pathParameters } };
-  // The root resource `/` is not covered by `/{proxy+}`; the stack routes it to the default
-  // fallback as well (ANY on the root resource).
-  const rootFallback = routes.find((route) => route.path === '/{proxy+}' && route.method === 'ANY');
-  if (rootFallback && path.split('/').every((segment) => segment === '')) {
-    return { route: rootFallback, match: { resource: '/', pathParameters: null } };
+  let found: ReturnType<typeof matchRoute>;
+  try {
+    found = matchRoute(routes.filter((route) => !isFallbackRow(route)), method, path);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
   }
-  return undefined;
+  if (found) return { route: found.route, match: { resource: found.route.path, pathParameters: found.pathParameters } };
+  const fallback = fallbackRouteFor(routes, path);
+  if (!fallback) return undefined;
+  const parts = fallback.path.split('/').filter((segment) => segment !== '');
+  const prefix = parts.slice(0, -1);
+  const rest = path.split('/').filter((segment) => segment !== '').slice(prefix.length);
+  if (rest.length === 0) return { route: fallback, match: { resource: `/${prefix.join('/')}`, pathParameters: null } };
+  const name = parts.at(-1)!.slice(1, -2);
+  return { route: fallback, match: { resource: fallback.path, pathParameters: { [name]: rest.map(decodedOrRaw).join('/') } } };
 };
 
 const jsonError = (status: number, detail: string, code: string, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
@@ -243,14 +269,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       await serveLocal(request, response, path, rawQuery, started);
       return;
     }
-    let resolved: ReturnType<typeof resolveRoute>;
-    try {
-      resolved = resolveRoute(routes, method, path);
-    } catch (error) {
-      // Malformed percent-encoding (decodeURIComponent throws): no resource can have this path.
-      if (!(error instanceof URIError)) throw error;
-      resolved = undefined;
-    }
+    const resolved = resolveRoute(routes, method, path);
     let result: APIGatewayProxyResult;
     let close = false;
     let stage: GatewayAnswerRecord['stage'] = 'gateway';
@@ -309,7 +328,15 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
     const written = writeResult(response, result, requestId, close);
     if (options.onAnswer) {
       try {
-        options.onAnswer({ method, path, stage, status: response.statusCode, headers: response.getHeaders(), body: written });
+        options.onAnswer({
+          method,
+          path,
+          stage,
+          ...(stage === 'route' && resolved ? { route: resolved.route.name } : {}),
+          status: response.statusCode,
+          headers: response.getHeaders(),
+          body: written,
+        });
       } catch (error) {
         logError('onAnswer failed', { requestId }, error);
       }

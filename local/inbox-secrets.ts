@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { customerWebhookSecret } from '../shared/callbacks/signing';
 import type { WebhookSubscriptionItem } from '../shared/db/items';
 import { openSecret } from '../shared/webhooks/secret-box';
+import { retiredSecretsOf } from '../shared/webhooks/subscriptions';
 import { scanItemsOfType } from './scan-items';
 import type { InboxSecret } from './webhook-inbox';
 
@@ -21,16 +22,15 @@ export const customerReceiptSecrets = async (table: LocalTable, masterSecret: st
   }));
 
 /**
- * The signing secrets of every webhook subscription in the local table (current, and previous
- * during its 24 hours), opened with WEBHOOK_SECRETS_KEY, so the inbox also verifies lifecycle
+ * The signing secrets of every webhook subscription in the local table (current, and the
+ * retired ones during their 24 hours), opened with WEBHOOK_SECRETS_KEY, so the inbox also verifies lifecycle
  * events sent to it (issue #15). Owner: `<customer> webhook <subscription id>`.
  */
 export const subscriptionSecrets = async (table: LocalTable, keyMaterial: string): Promise<InboxSecret[]> => {
   const secrets: InboxSecret[] = [];
   for (const item of await scanItemsOfType<WebhookSubscriptionItem>(table, 'webhook_subscription')) {
     const owner = `${item.customer_id} webhook ${item.id}`;
-    for (const sealed of [item.secret_sealed, item.previous_secret_sealed]) {
-      if (!sealed) continue;
+    for (const sealed of [item.secret_sealed, ...retiredSecretsOf(item, Date.now()).map((retired) => retired.sealed)]) {
       try {
         secrets.push({ owner, secret: openSecret(keyMaterial, item.id, sealed) });
       } catch {

@@ -3,7 +3,8 @@
  * (`@scalar/api-reference`, served from node_modules, no CDN) rendering docs/openapi.json.
  * The local runtime serves it at `{base}/_local/docs` beside `{base}/_local/openapi.json`;
  * `npm run docs` also writes it as a static site (scripts/docs.ts). Configured to work
- * offline and to send nothing anywhere: no web fonts, no telemetry, no proxy, no AI agent.
+ * offline and to send nothing anywhere: no web fonts, no telemetry, no proxy, no AI agent, no
+ * MCP generator; served by `npm start` with the demo data, its authentication is filled in.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -19,23 +20,53 @@ export const openApiDocumentPath = fileURLToPath(new URL('../docs/openapi.json',
 export const scalarBundlePath = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
-/** The page's Scalar configuration: everything that would reach outside the machine is off. */
-export const scalarConfiguration = (specUrl: string) => ({
+/** Credentials the page fills in for its example and test requests (npm start with the demo values only). */
+export interface ReferenceCredentials {
+  /** Area A, factor 1: `bearer_...`. */
+  bearerToken?: string;
+  /** Area A, factor 2: `devkey_...`. */
+  apiKey?: string;
+  /** Area B: the storefront service token. */
+  storefrontToken?: string;
+}
+
+/**
+ * Scalar's `authentication` for the document's security schemes (scripts/openapi/): both Area A
+ * factors selected together, and the storefront token ready for Area B's operations.
+ */
+const authenticationOf = (credentials: ReferenceCredentials) => ({
+  preferredSecurityScheme: [['developerBearer', 'customerApiKey']],
+  securitySchemes: {
+    ...(credentials.bearerToken ? { developerBearer: { token: credentials.bearerToken } } : {}),
+    ...(credentials.apiKey ? { customerApiKey: { value: credentials.apiKey } } : {}),
+    ...(credentials.storefrontToken ? { storefrontServiceToken: { token: credentials.storefrontToken } } : {}),
+  },
+});
+
+/**
+ * The page's Scalar configuration: everything that would reach outside the machine is off, and
+ * so is what does not apply to this project (Scalar's hosted MCP generator). With
+ * `credentials` (the local runtime's demo values) the authentication is filled in, so the
+ * examples and test requests work as they are.
+ */
+export const scalarConfiguration = (specUrl: string, credentials?: ReferenceCredentials) => ({
   url: specUrl,
   withDefaultFonts: false,
   telemetry: false,
   proxyUrl: '',
   agent: { disabled: true },
+  mcp: { disabled: true },
   showDeveloperTools: 'never',
   hideClientButton: false,
   documentDownloadType: 'json',
   defaultOpenAllTags: true,
+  ...(credentials ? { authentication: authenticationOf(credentials) } : {}),
 });
 
 const escapeScript = (json: string): string => json.replace(/</g, '\\u003c');
 
 /** The HTML of the page; `specUrl` and `scriptUrl` are relative to it. */
-export const referencePageHtml = (specUrl: string, scriptUrl: string): string => `<!doctype html>
+export const referencePageHtml = (specUrl: string, scriptUrl: string, credentials?: ReferenceCredentials): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -47,7 +78,7 @@ export const referencePageHtml = (specUrl: string, scriptUrl: string): string =>
     <div id="app"></div>
     <script src="${scriptUrl}"></script>
     <script>
-      Scalar.createApiReference('#app', ${escapeScript(JSON.stringify(scalarConfiguration(specUrl)))});
+      Scalar.createApiReference('#app', ${escapeScript(JSON.stringify(scalarConfiguration(specUrl, credentials)))});
     </script>
   </body>
 </html>
@@ -83,13 +114,14 @@ export const withLocalServer = (json: string, host: string | undefined): Record<
  * The local runtime's mounts: `/_local/docs` (the page; `/_local/docs/` and
  * `/_local/docs/index.html` too, and the script beside it) and `/_local/openapi.json` (the
  * committed document with this runtime as its first server, read at each request so a
- * regenerated one is served at once).
+ * regenerated one is served at once). `credentials` gives what the page fills in (npm start:
+ * the demo values, which the banner prints whole too), if anything.
  */
-export const referenceMounts = (): Record<string, LocalMount> => ({
+export const referenceMounts = (credentials: () => ReferenceCredentials | undefined = () => undefined): Record<string, LocalMount> => ({
   '/_local/docs': async (request, response, path) => {
     request.resume();
     if (path === '/' || path === '/index.html') {
-      send(response, 200, 'text/html; charset=utf-8', referencePageHtml('/_local/openapi.json', `/_local/docs/${scriptName}`));
+      send(response, 200, 'text/html; charset=utf-8', referencePageHtml('/_local/openapi.json', `/_local/docs/${scriptName}`, credentials()));
     } else if (path === `/${scriptName}`) {
       send(response, 200, 'text/javascript; charset=utf-8', await readFile(scalarBundlePath()));
     } else {

@@ -17,8 +17,9 @@ import { consolePath as developerConsolePath } from './console/page';
 import { createTable } from './create-table';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import { startDynamoDbLocal } from './dynamodb-local';
-import { startGateway, type GatewayOptions } from './gateway';
-import { referenceMounts } from './reference-page';
+import { startGateway, type GatewayAnswerRecord, type GatewayOptions } from './gateway';
+import { demoCredentials } from './demo-credentials';
+import { referenceMounts, type ReferenceCredentials } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
@@ -76,7 +77,42 @@ export interface LocalRuntimeOptions {
    * with their list index (bench/lib/scale-fleet.ts). `npm start` and the tests pass none.
    */
   preload?: (target: { client: DynamoDBClient; tableName: string }) => Promise<void>;
+  /**
+   * Fill the API reference page's authentication (`/_local/docs`) with the seed's demo
+   * credentials (local/demo-credentials.ts) and the storefront token when it is the demo one:
+   * `npm start` with the demo seed, whose banner prints the same values whole.
+   */
+  prefillReferenceCredentials?: boolean;
+  /**
+   * Lines for the person at the terminal (`npm start` prints them): with the Stripe emulator,
+   * each checkout created gets its ready pay command (`npm run pay -- <order_id>`).
+   */
+  announce?: (line: string) => void;
 }
+
+/** The routes that create a checkout: those that hold the Stripe secret key. */
+const checkoutRouteNames = new Set(allRoutes().filter((route) => route.access.secrets?.includes('STRIPE_SECRET_KEY')).map((route) => route.name));
+
+/** Where `npm run pay` looks when given no --base (local/pay-cli.ts, with LOCAL_API_URL and PORT unset). */
+const payDefaultBase = 'http://127.0.0.1:3000';
+
+/**
+ * The line `npm start` prints for a checkout just created on the Stripe emulator: the pay
+ * command ready to paste (with `--base` unless the API is where `npm run pay` looks by
+ * default), and the console's Pay button. Undefined for any other answer.
+ */
+export const checkoutPayLine = (answer: GatewayAnswerRecord, baseUrl: string, consoleUrl: string): string | undefined => {
+  if (answer.stage !== 'route' || answer.status !== 201 || !checkoutRouteNames.has(answer.route ?? '')) return undefined;
+  let orderId: unknown;
+  try {
+    orderId = (JSON.parse(answer.body.toString('utf8')) as { order_id?: unknown }).order_id;
+  } catch {
+    return undefined;
+  }
+  if (typeof orderId !== 'string') return undefined;
+  const base = baseUrl === payDefaultBase ? '' : ` --base ${baseUrl}`;
+  return `Checkout ${orderId} awaits payment: npm run pay -- ${orderId}${base}   (or Pay on ${consoleUrl}#order-${orderId})`;
+};
 
 /**
  * How the runtime takes payments, from STRIPE_SECRET_KEY (LOCAL-CONTRACT.md): unset, the
@@ -250,6 +286,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     // inbox and the base URL exist only once the gateway runs, hence the late bindings.
     let inbox: WebhookInbox | undefined;
     let baseUrl = '';
+    let referenceCredentials: ReferenceCredentials | undefined;
     const developerConsole = createDeveloperConsole({
       orders: { db: documents, tableName },
       outboxDir,
@@ -265,14 +302,22 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       quiet: options.quiet,
       localMounts: {
         [developerConsolePath]: developerConsole.handle,
-        ...referenceMounts(),
+        ...referenceMounts(() => referenceCredentials),
         ...(emulator ? { '/_local/stripe': emulator.handle } : {}),
         // Issue #21: AWS End User Messaging SMS (POST / the API, /events and /inbound into the topics).
         [awsSmsMount]: awsSms.handle,
         // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
         [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
       },
-      ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
+      ...(options.onAnswer || (options.announce && emulator)
+        ? {
+            onAnswer: (answer: GatewayAnswerRecord) => {
+              options.onAnswer?.(answer);
+              const line = options.announce && emulator ? checkoutPayLine(answer, baseUrl, `${baseUrl}${developerConsolePath}/`) : undefined;
+              if (line) options.announce!(line);
+            },
+          }
+        : {}),
       ...(options.benchRoutes?.length ? { routes: [...allRoutes(), ...options.benchRoutes] } : {}),
     });
     cleanups.push(() => gateway.stop());
@@ -318,6 +363,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       EMAIL_OUTBOX_DIR: outboxDir,
     };
     webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+    if (options.prefillReferenceCredentials) {
+      const demo = demoCredentials(options.seed);
+      referenceCredentials = {
+        bearerToken: demo.bearerToken,
+        apiKey: demo.apiKey,
+        ...(given.STOREFRONT_SERVICE_TOKEN === undefined ? { storefrontToken: env.STOREFRONT_SERVICE_TOKEN } : {}),
+      };
+    }
     let payments: LocalPayments;
     if (emulator) {
       payments = { mode: 'emulator', emulator, apiBase: `${gateway.baseUrl}/_local/stripe` };

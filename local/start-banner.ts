@@ -6,6 +6,7 @@
  * pasted or logged without leaking it.
  */
 import { checkoutExamples } from './checkout-examples';
+import { lifecycleUrlOf } from './console/sections/webhooks';
 import { join } from 'node:path';
 import { demoSeedFile } from './cli-options';
 import { demoCredentials } from './demo-credentials';
@@ -90,9 +91,9 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
                 ),
               ]
             : []),
-          '  Pay a checkout (its payment intent id is the part of client_secret before _secret_):',
+          '  Pay a checkout: each one created prints its ready `npm run pay -- <order_id>` line here (add --decline or --cancel),',
+          '  or press Pay on the developer console; by hand (the payment intent id is the part of client_secret before _secret_):',
           `  curl -s ${payments.apiBase}/v1/payment_intents/PI_ID/confirm -d client_secret=CLIENT_SECRET -d payment_method=pm_card_visa`,
-          `  npm run pay -- ORDER_ID --base ${base}   (add --decline or --cancel)`,
         ]
       : [];
   const lines = [
@@ -143,9 +144,10 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
       const sms = JSON.stringify({ message: 'Hello from the banner', callback_url: runtime.inbox.url });
       lines.push(`  curl -s -X POST ${auth} -H 'Content-Type: application/json' -d ${quote(sms)} ${base}/developer/api/sims/${demo.iccid}/sms/`);
       lines.push(`  curl -sk ${runtime.inbox.url}    # a moment later: the signed delivery receipt`);
-      // Lifecycle events (issue #15, docs/webhooks.md): subscribe the inbox, change a SIM, see the signed event.
-      const subscription = JSON.stringify({ url: `${runtime.inbox.url}lifecycle`, events: ['line.suspended', 'line.activated'] });
-      lines.push(`  curl -s -X POST ${auth} -H 'Content-Type: application/json' -d ${quote(subscription)} ${base}/developer/api/webhooks/`);
+      // Lifecycle events (issue #15, docs/webhooks.md): subscribe the inbox to every event, as the
+      // console's "Subscribe the webhook inbox" does (same URL), change a SIM, see the signed event.
+      const subscription = JSON.stringify({ url: lifecycleUrlOf(runtime.inbox.url) });
+      lines.push(`  curl -s -X POST ${auth} -H 'Content-Type: application/json' -d ${quote(subscription)} ${base}/developer/api/webhooks/    # the inbox, every event`);
       lines.push(`  curl -s -X POST ${base}/_local/sims/${demo.iccid} -d ${quote(JSON.stringify({ status: 'suspended' }))}    # then curl -sk the inbox: a signed line.suspended`);
     }
   } else {

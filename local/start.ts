@@ -15,7 +15,8 @@
  *     npm start -- --bundled         # the functions from the esbuild bundles the stack deploys
  *     npm start -- --pretty          # the JSON log lines rendered for people (local/pretty-logs.ts)
  */
-import { forwardedEnv, parseArguments, readSeed, UsageError } from './cli-options';
+import { createServer } from 'node:net';
+import { demoSeedFile, forwardedEnv, parseArguments, readSeed, UsageError } from './cli-options';
 import { prettyOutput } from './pretty-logs';
 import type { LocalRuntime } from './runtime';
 
@@ -25,6 +26,19 @@ const parsePort = (value: string | undefined): number => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`PORT must be a port number (0 picks a free one), not ${JSON.stringify(value)}`);
   return port;
 };
+
+/**
+ * Resolves when `port` (not 0) can be listened on where the gateway listens (127.0.0.1);
+ * rejects with the server's EADDRINUSE (or EACCES) otherwise. The port is closed again at once.
+ */
+const assertPortFree = (port: number): Promise<void> =>
+  port === 0
+    ? Promise.resolve()
+    : new Promise((resolve, reject) => {
+        const probe = createServer();
+        probe.once('error', reject);
+        probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve()));
+      });
 
 const main = async (): Promise<void> => {
   let starting: Promise<LocalRuntime | undefined> = Promise.resolve(undefined);
@@ -65,6 +79,10 @@ const main = async (): Promise<void> => {
   }, 1000).unref();
 
   try {
+    const { persistDir, bundled, pretty } = parseArguments(process.argv.slice(2));
+    const port = parsePort(process.env.PORT);
+    // Before anything is started (DynamoDB Local's JVM takes seconds): the one port we are told to use must be free.
+    await assertPortFree(port);
     // Loaded only now, after the signal handlers: a signal while they load still stops cleanly.
     const [{ assertJavaPresent }, { startLocalRuntime }, { bannerLines }] = await Promise.all([
       import('./dynamodb-local'),
@@ -77,15 +95,22 @@ const main = async (): Promise<void> => {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const { persistDir, bundled, pretty } = parseArguments(process.argv.slice(2));
     if (pretty) {
       prettyOutput(process.stdout);
       prettyOutput(process.stderr);
     }
-    const port = parsePort(process.env.PORT);
     const { seed, source } = readSeed();
     const configured = forwardedEnv();
-    starting = startLocalRuntime({ port, seed, env: configured, persistDir, bundled });
+    starting = startLocalRuntime({
+      port,
+      seed,
+      env: configured,
+      persistDir,
+      bundled,
+      announce: (line) => console.log(line),
+      // The demo data's credentials are public (the banner prints them whole): the reference page fills them in.
+      prefillReferenceCredentials: source === demoSeedFile,
+    });
     const runtime = (await starting)!;
     if (stopping) return;
     for (const line of bannerLines({ runtime, seed, seedSource: source, persistDir, configured })) console.log(line);

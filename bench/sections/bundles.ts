@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { esbuildBuildOptions, sideModuleBuildOptions, sideModulesOf } from '../../infra/bundling';
+import { functionConfigs } from '../../shared/config/function-config';
+import { requiredVariables } from '../../shared/config/variables';
 import { allRoutes, type RouteDefinition } from '../../shared/topology/routes';
 import { queueDefinitions } from '../../shared/topology/queues';
 import type { SectionContext } from '../lib/context';
@@ -164,24 +166,31 @@ const loaderScript =
   "if (typeof m.handler !== 'function') throw new Error('no handler export');" +
   'process.stdout.write(JSON.stringify({ importMs: t1 - t0 }));';
 
+/** A stand-in value for a required variable: a queue URL for the queue URLs, the name itself otherwise. */
+const standIn = (name: string): string =>
+  name.endsWith('_QUEUE_URL')
+    ? `https://sqs.eu-west-2.amazonaws.com/000000000000/bench-${name.slice(0, -'_QUEUE_URL'.length).toLowerCase().replaceAll('_', '-')}`
+    : `bench-${name.toLowerCase().replaceAll('_', '-')}`;
+
 /**
  * The environment of a Lambda function of the stack, as far as loading is concerned (no
- * NODE_OPTIONS: the functions run without --enable-source-maps): every variable that a
- * function's configuration requires (shared/config/function-config.ts), or it fails at init.
+ * NODE_OPTIONS: the functions run without --enable-source-maps): every variable that any
+ * function's configuration requires (shared/config/function-config.ts), read from the
+ * declarations so that a new one cannot be missed (a function missing one fails at init and
+ * would not be measured: issue #22, deliver-webhook without WEBHOOK_DELIVERY_QUEUE_URL).
  */
-const loadEnv = (): Record<string, string> => ({
+export const benchLoadEnv = (): Record<string, string> => ({
   PATH: process.env.PATH ?? '',
+  ...Object.fromEntries(Object.values(functionConfigs).flatMap((spec) => requiredVariables(spec)).map((name) => [name, standIn(name)])),
   AWS_REGION: 'eu-west-2',
   TABLE_NAME: 'bench',
-  CALLBACK_QUEUE_URL: 'https://sqs.eu-west-2.amazonaws.com/000000000000/bench-callbacks',
-  FULFILMENT_QUEUE_URL: 'https://sqs.eu-west-2.amazonaws.com/000000000000/bench-fulfilment',
 });
 
 const loadOnce = (file: string, env: Record<string, string> = {}): { importMs: number; processMs: number } => {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, pathToFileURL(file).href], {
     encoding: 'utf8',
-    env: { ...loadEnv(), ...env },
+    env: { ...benchLoadEnv(), ...env },
   });
   const processMs = performance.now() - started;
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${(result.stderr || '').trim().split('\n').slice(-3).join(' ')}`);
@@ -296,7 +305,7 @@ const countLoadInstructions = async (
   const started = performance.now();
   context.log(`bundles: counting the instructions of loading each of ${loadable.length} bundles (${counter.tool}, one process each, two at a time)`);
   const counted = await inBatches(
-    loadable.map((figure) => () => countInstructions(loaderScript, files.get(figure.name)!, { ...loadEnv(), ...figure.env })),
+    loadable.map((figure) => () => countInstructions(loaderScript, files.get(figure.name)!, { ...benchLoadEnv(), ...figure.env })),
     2,
   );
   for (const [index, figure] of loadable.entries()) {

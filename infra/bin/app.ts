@@ -25,6 +25,8 @@ const smsOriginationIdentity = app.node.tryGetContext('smsOriginationIdentity') 
 const smsTwoWay = String(app.node.tryGetContext('smsTwoWay') ?? 'false') === 'true';
 const smsPhoneNumberId = app.node.tryGetContext('smsPhoneNumberId') as string | undefined;
 
+const tags = { service: 'sim-checkout-service', stage };
+
 new ServiceStack(app, `SimCheckoutService-${stage}`, {
   stage,
   smsProviderUrl,
@@ -41,7 +43,10 @@ new ServiceStack(app, `SimCheckoutService-${stage}`, {
   smsPhoneNumberId,
   description: `SIM developer API and storefront checkout (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  // The stack's own tags (CloudFormation passes them on to what it creates): with the
+  // @aws-cdk/core:explicitStackTags flag (cdk.json) Tags.of(app) below no longer sets them.
+  tags,
 });
-Tags.of(app).add('service', 'sim-checkout-service');
-Tags.of(app).add('stage', stage);
+// Every taggable resource, in the template.
+for (const [name, value] of Object.entries(tags)) Tags.of(app).add(name, value);
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

@@ -49,15 +49,16 @@ export const isFallbackRoute = (route: RouteDefinition): boolean => {
 
 /**
  * The fallback that serves a resource with no method of its own for a request: the fallback
- * row whose fixed prefix is the longest strict prefix of the resource's path. The root takes
- * the fallback with an empty prefix.
+ * row whose fixed prefix is the longest prefix of the resource's path, the whole path included
+ * (so `/developer/api` itself is the developer fallback's: a request to `/developer/api/` is
+ * authenticated like every other path under it). The root takes the fallback with an empty
+ * prefix. The local gateway chooses the same (shared/http/route-match.ts fallbackRouteFor).
  */
 const fallbackFor = (segments: string[], fallbacks: RouteDefinition[]): RouteDefinition | undefined => {
   let best: { route: RouteDefinition; length: number } | undefined;
   for (const route of fallbacks) {
     const prefix = pathSegments(route.path).slice(0, -1);
-    const deeper = segments.length > prefix.length || (segments.length === 0 && prefix.length === 0);
-    const matches = deeper && prefix.every((part, index) => part === segments[index]);
+    const matches = segments.length >= prefix.length && prefix.every((part, index) => part === segments[index]);
     if (matches && (!best || prefix.length > best.length)) best = { route, length: prefix.length };
   }
   return best?.route;

@@ -87,14 +87,13 @@ export const createDeveloperConsole = (
   const sections = [activitySection(activity), ...(options.sections ?? defaultSections)(sources, activity)];
   const routes: ConsoleRoute[] = sections.flatMap((section) => section.routes ?? []);
 
-  const view: ConsoleView = {
-    actionForm: (path, label, { fields = {}, controls, className } = {}) =>
+  const actionForm: ConsoleView['actionForm'] = (path, label, { fields = {}, controls, className } = {}) =>
       html`<form method="post" action="${consolePath}${path}">${Object.entries(fields).map(
         ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-      )}${controls}<input type="hidden" name="token" value="${formToken}"><button type="submit"${className ? html` class="${className}"` : ''}>${label}</button></form>`,
-  };
+      )}${controls}<input type="hidden" name="token" value="${formToken}"><button type="submit"${className ? html` class="${className}"` : ''}>${label}</button></form>`;
 
-  const page = async (): Promise<ReturnType<typeof consolePage>> => {
+  const page = async (query: URLSearchParams): Promise<ReturnType<typeof consolePage>> => {
+    const view: ConsoleView = { actionForm, query };
     const rendered = await Promise.all(
       sections.map(async (section) => ({ id: section.id, title: section.title, body: await section.render(view) })),
     );
@@ -114,7 +113,7 @@ export const createDeveloperConsole = (
       if (!readMethod) throw new ApiError(405, 'method_not_allowed', `${method} is not allowed here: use GET.`, {}, { Allow: 'GET, HEAD' });
       if (path === '/console.css') send(response, 200, consoleStylesheet, { 'Content-Type': 'text/css; charset=utf-8' });
       else if (path === '/favicon.svg') send(response, 200, consoleIcon, { 'Content-Type': 'image/svg+xml' });
-      else sendHtml(response, 200, await page());
+      else sendHtml(response, 200, await page(new URLSearchParams(rawQuery)));
       return;
     }
     const matching = routes.flatMap((route) => {

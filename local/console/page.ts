@@ -15,7 +15,7 @@ export interface RenderedSection {
   body: Html;
 }
 
-/** The whole page. */
+/** The whole page: each section folds (a `<details>`, open when the page loads; no script needed). */
 export const consolePage = (input: { title: string; intro: Html; sections: RenderedSection[]; renderedAt: Date }): Html => html`<!doctype html>
 <html lang="en">
 <head>
@@ -34,8 +34,10 @@ ${input.intro}
 </header>
 <main>
 ${input.sections.map((section) => html`<section id="${section.id}">
-<h2>${section.title}</h2>
+<details open>
+<summary><h2>${section.title}</h2></summary>
 ${section.body}
+</details>
 </section>
 `)}
 </main>
@@ -49,7 +51,9 @@ export const consoleStylesheet = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 1rem 3rem; }
 header { border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
 h1 { font-size: 1.4rem; margin: 1rem 0 .25rem; }
-h2 { font-size: 1.15rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; margin-top: 2rem; }
+h2 { font-size: 1.15rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; margin: 0; display: inline-block; width: calc(100% - 1.5rem); }
+section > details > summary { cursor: pointer; margin-top: 1.5rem; }
+section > details:not([open]) > summary h2 { color: var(--muted); }
 h3 { font-size: 1rem; margin: 0 0 .25rem; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 .meta, .empty { color: var(--muted); }
@@ -73,7 +77,11 @@ button { font: inherit; padding: .2rem .8rem; cursor: pointer; }
 button.pay { font-weight: 600; }
 h4 { font-size: .95rem; margin: .6rem 0 .2rem; }
 .subscription { border-top: 1px dashed var(--line); padding-top: .3rem; }
-table.sims form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
+table.sims form { display: flex; flex-wrap: nowrap; gap: .4rem; align-items: center; margin: 0; }
+table.sims td { vertical-align: middle; padding-top: .15rem; padding-bottom: .15rem; }
+table.sims label, table.sims td:nth-child(5) { white-space: nowrap; }
+form.filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .4rem 0; }
+.pages a { margin: 0 .25rem; }
 input, select { font: inherit; }
 .notice { border-left: 3px solid var(--warn); padding-left: .5rem; }
 `;

@@ -8,8 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Html } from './html';
 
-/** What a section's render gets: how to make a form the console will accept. */
+/** What a section's render gets: how to make a form the console will accept, and the page's query. */
 export interface ConsoleView {
+  /** The page request's query string: a section's own paging and filters (`sims_page`, `sims_q`, ...), prefixed with its id. */
+  query: URLSearchParams;
   /**
    * A POST form to a console path (below `/_local`) with one button, carrying the instance's
    * form token; `fields` become hidden inputs, `controls` (inputs, selects, labels the user

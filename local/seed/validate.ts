@@ -1,13 +1,27 @@
 /**
- * Validation of a seed document as a whole: its shape (./schema.ts), then references between
- * entries and uniqueness. Any problem refuses the whole document with every problem listed,
+ * Validation of a seed document as a whole: its shape (./schema.ts), and in the same pass
+ * references between entries and uniqueness. Any problem refuses the whole document with every problem listed,
  * each naming the offending entry, e.g. `sims[3] (id 1004): customer "nope" does not exist`.
  */
 import * as v from 'valibot';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
 import { msisdnDigits } from '../../shared/sims/msisdn-index';
 import { customerPaths } from './paths';
-import { seedDocumentSchema, seedSections, type SeedDocument } from './schema';
+import {
+  accountSchema,
+  apiKeySchema,
+  bearerTokenSchema,
+  customerSchema,
+  dataBundleSchema,
+  deviceSchema,
+  planSchema,
+  seedDocumentSchema,
+  seedSections,
+  simSchema,
+  stockUnitSchema,
+  userSchema,
+  type SeedDocument,
+} from './schema';
 
 export type { SeedDocument } from './schema';
 
@@ -92,11 +106,59 @@ const describeIssue = (issue: v.BaseIssue<unknown>, input: Record<string, unknow
   return fieldName ? `${label}: ${fieldName} ${issue.message}` : `${label} ${issue.message}`;
 };
 
-/** Problems of references between entries and of uniqueness, in a document of the right shape. */
-const crossReferenceProblems = (document: SeedDocument): string[] => {
+/** The schema of one entry of each section. */
+const entrySchemas: Record<Section, v.GenericSchema> = {
+  customers: customerSchema,
+  users: userSchema,
+  bearer_tokens: bearerTokenSchema,
+  api_keys: apiKeySchema,
+  data_bundles: dataBundleSchema,
+  sims: simSchema,
+  plans: planSchema,
+  stock: stockUnitSchema,
+  accounts: accountSchema,
+  devices: deviceSchema,
+};
+
+/**
+ * The entries of a document whose shape is wrong that pass their own checks, as a document
+ * (for the reference checks, so that they run in the same pass as the field checks), and each
+ * kept entry's index in the input (so the problems name the entry where it is).
+ */
+const usableEntries = (input: Record<string, unknown>): { document: SeedDocument; positions: Map<unknown, number> } => {
+  const positions = new Map<unknown, number>();
+  const document = Object.fromEntries(
+    seedSections.map((section) => {
+      const entries = Array.isArray(input[section]) ? (input[section] as unknown[]) : [];
+      const usable = entries.flatMap((entry, index) => {
+        const parsed = v.safeParse(entrySchemas[section], entry);
+        if (!parsed.success) return [];
+        positions.set(parsed.output, index);
+        return [parsed.output];
+      });
+      return [section, usable];
+    }),
+  ) as SeedDocument;
+  return { document, positions };
+};
+
+/** The string values of `field` over every entry of a section of the input, usable or not. */
+const inputValues = (input: Record<string, unknown>, section: Section, field: string): string[] =>
+  (Array.isArray(input[section]) ? (input[section] as unknown[]) : []).flatMap((entry) =>
+    isRecord(entry) && typeof entry[field] === 'string' ? [entry[field] as string] : [],
+  );
+
+/**
+ * Problems of references between entries and of uniqueness, over the entries of `document`
+ * (the whole document, or the usable entries of one whose shape is wrong: `positions` gives
+ * their indexes in the input). A reference to an entry that exists in `input` but failed its
+ * own checks is not reported again: that entry's problem is.
+ */
+const crossReferenceProblems = (document: SeedDocument, input: Record<string, unknown>, positions?: Map<unknown, number>): string[] => {
   const problems: string[] = [];
+  const label = (section: Section, index: number, entry: unknown) => entryLabel(section, positions?.get(entry) ?? index, entry);
   const report = (section: Section, index: number, entry: unknown, problem: string) =>
-    problems.push(`${entryLabel(section, index, entry)}: ${problem}`);
+    problems.push(`${label(section, index, entry)}: ${problem}`);
 
   /** Reports an entry whose value was already taken by an earlier one of the same kind. */
   const unique = <T>(section: Section, entries: readonly T[], value: (entry: T) => string, what: string) => {
@@ -104,12 +166,12 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
     entries.forEach((entry, index) => {
       const seen = first.get(value(entry));
       if (seen === undefined) first.set(value(entry), index);
-      else report(section, index, entry, `${what} "${value(entry)}" is already used by ${entryLabel(section, seen, entries[seen])}`);
+      else report(section, index, entry, `${what} "${value(entry)}" is already used by ${label(section, seen, entries[seen])}`);
     });
   };
 
   const { customers, users, bearer_tokens, api_keys, data_bundles, sims, plans, stock, accounts, devices } = document;
-  const customerIds = new Set(customers.map((customer) => customer.id));
+  const customerIds = new Set([...customers.map((customer) => customer.id), ...inputValues(input, 'customers', 'id')]);
   const paths = customerPaths(customers);
   const mustExist = (section: Section, index: number, entry: unknown, field: string, id: string, ids: Set<string>) => {
     if (!ids.has(id)) report(section, index, entry, `${field} "${id}" does not exist`);
@@ -145,13 +207,13 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
     const nameKey = `${path[0]}\u0000${customer.name}`;
     const seen = groupNames.get(nameKey);
     if (seen === undefined) groupNames.set(nameKey, index);
-    else report('customers', index, customer, `name "${customer.name}" is already used in the same customer group by ${entryLabel('customers', seen, customers[seen])}`);
+    else report('customers', index, customer, `name "${customer.name}" is already used in the same customer group by ${label('customers', seen, customers[seen])}`);
   });
 
   // Users and their bearer tokens.
   unique('users', users, (user) => user.id, 'id');
   users.forEach((user, index) => mustExist('users', index, user, 'customer', user.customer, customerIds));
-  const userIds = new Set(users.map((user) => user.id));
+  const userIds = new Set([...users.map((user) => user.id), ...inputValues(input, 'users', 'id')]);
   unique('bearer_tokens', bearer_tokens, (token) => credentialPrefix(token.token, bearerTokenPattern)!, 'prefix');
   bearer_tokens.forEach((token, index) => mustExist('bearer_tokens', index, token, 'user', token.user, userIds));
 
@@ -163,6 +225,7 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
   unique('data_bundles', data_bundles, (bundle) => bundle.id, 'id');
   data_bundles.forEach((bundle, index) => mustExist('data_bundles', index, bundle, 'customer', bundle.customer, customerIds));
   const bundles = new Map(data_bundles.map((bundle) => [bundle.id, bundle]));
+  const bundleIds = new Set([...bundles.keys(), ...inputValues(input, 'data_bundles', 'id')]);
   unique('sims', sims, (sim) => String(sim.id), 'id');
   unique('sims', sims, (sim) => sim.iccid, 'iccid');
   // MSISDNs are unique too, compared by their digits (issue #21: an inbound SMS finds its SIM by it).
@@ -177,8 +240,9 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
   sims.forEach((sim, index) => {
     mustExist('sims', index, sim, 'customer', sim.customer, customerIds);
     if (sim.data_bundle === null) return;
+    if (!bundleIds.has(sim.data_bundle)) return report('sims', index, sim, `data_bundle "${sim.data_bundle}" does not exist`);
     const bundle = bundles.get(sim.data_bundle);
-    if (!bundle) return report('sims', index, sim, `data_bundle "${sim.data_bundle}" does not exist`);
+    if (!bundle) return; // it failed its own checks
     const path = paths.get(sim.customer);
     if (path && customerIds.has(bundle.customer) && !path.includes(bundle.customer)) {
       report('sims', index, sim, `data_bundle "${bundle.id}" belongs to customer "${bundle.customer}", which is neither the SIM's customer nor one of its ancestors (${path.join(' → ')})`);
@@ -190,7 +254,7 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
   unique('stock', stock, (unit) => unit.iccid, 'iccid');
   unique('accounts', accounts, (account) => account.email.toLowerCase(), 'email');
   unique('devices', devices, (device) => device.iccid, 'iccid');
-  const accountEmails = new Set(accounts.map((account) => account.email.toLowerCase()));
+  const accountEmails = new Set([...accounts.map((account) => account.email), ...inputValues(input, 'accounts', 'email')].map((email) => email.toLowerCase()));
   const stockIccids = new Set(stock.map((unit) => unit.iccid));
   devices.forEach((device, index) => {
     if (!accountEmails.has(device.owner.toLowerCase())) report('devices', index, device, `owner "${device.owner}" is not the e-mail of an account`);
@@ -200,18 +264,26 @@ const crossReferenceProblems = (document: SeedDocument): string[] => {
 };
 
 /**
- * Checks a seed document (parsed JSON) against LOCAL-CONTRACT.md, "Seed document": shape first,
- * then references and uniqueness. Returns the document with absent sections as empty arrays
- * and absent optional fields at their defaults; throws SeedValidationError listing every
- * problem otherwise. Top-level keys starting with `$` (`$schema`, `$comment`) are ignored;
- * any other unknown key, at the top level or in an entry, is a problem.
+ * Checks a seed document (parsed JSON) against LOCAL-CONTRACT.md, "Seed document": the shape
+ * of every entry, and in the same pass references and uniqueness (over the entries whose own
+ * shape is right, so one broken entry does not hide the others' problems, nor make reference
+ * problems of its own). Returns the document with absent sections as empty arrays and absent
+ * optional fields at their defaults; throws SeedValidationError listing every problem
+ * otherwise, in document order. Top-level keys starting with `$` (`$schema`, `$comment`) are
+ * ignored; any other unknown key, at the top level or in an entry, is a problem.
  */
 export const parseSeedDocument = (input: unknown): SeedDocument => {
   if (!isRecord(input)) throw new SeedValidationError(['the document must be a JSON object']);
   const relevant = Object.fromEntries(Object.entries(input).filter(([name]) => !name.startsWith('$')));
   const parsed = v.safeParse(seedDocumentSchema, relevant, { abortEarly: false });
-  if (!parsed.success) throw new SeedValidationError(parsed.issues.map((issue) => describeIssue(issue, relevant)));
-  const problems = crossReferenceProblems(parsed.output);
+  if (!parsed.success) {
+    const { document, positions } = usableEntries(relevant);
+    throw new SeedValidationError([
+      ...parsed.issues.map((issue) => describeIssue(issue, relevant)),
+      ...crossReferenceProblems(document, relevant, positions),
+    ]);
+  }
+  const problems = crossReferenceProblems(parsed.output, relevant);
   if (problems.length > 0) throw new SeedValidationError(problems);
   return parsed.output;
 };

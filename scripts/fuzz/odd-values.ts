@@ -57,9 +57,23 @@ const numberTexts: readonly string[] = [
   '9007199254740993', '18446744073709551616', '1' + '0'.repeat(400), '0.' + '0'.repeat(300) + '1', '2147483648', '-2147483649',
 ];
 
+/** Lengths of a string inside an array (an event name, a cart line's field): up to 400,001 characters. */
+const itemLengths: ReadonlyArray<readonly [number, number]> = [[1, 2_049], [1, 70_000], [2, 200_001], [1, 400_001]];
+
+/**
+ * An array field's extreme: one item nested 1,000 to 100,000 deep, or one string of 2,049 to
+ * 400,001 characters (issue #22: an `events` array of either once answered 500, or a 200 KB
+ * detail quoting the name whole).
+ */
+export const extremeArray = (rng: Rng): JsonNode => ({
+  kind: 'array',
+  items: [rng.chance(0.5) ? deepValue(rng) : node(longString(rng, itemLengths))],
+});
+
 /** An odd JSON value of any type (wrong types for every field). */
 export const oddValue = (rng: Rng, plausible?: string): JsonNode =>
   rng.weighted<() => JsonNode>([
+    [4, () => extremeArray(rng)],
     [30, () => node(oddString(rng, plausible))],
     [12, () => ({ kind: 'literal', text: rng.pick(numberTexts) })],
     [6, () => node(rng.pick([true, false, null]))],

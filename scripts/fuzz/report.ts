@@ -21,8 +21,12 @@ export const failureClasses = (failures: FuzzFailure[]): Map<string, FuzzFailure
 /** Whether a report passes: every answer met the criteria and the runtime is alive. */
 export const passed = (report: FuzzReport): boolean => report.failures.length === 0 && report.deadAtEnd === undefined;
 
-/** The report as lines of text; `reproDir` receives body files the curls refer to. */
-export const formatReport = (report: FuzzReport, baseUrl: string, reproDir: string): string[] => {
+/**
+ * The report as lines of text; `reproDir` receives body files the curls refer to. With
+ * `ownRuntime` (the harness started the runtime itself, which stops with the run), a report
+ * that printed curls ends by saying how to get a runtime to replay them against.
+ */
+export const formatReport = (report: FuzzReport, baseUrl: string, reproDir: string, options: { ownRuntime?: boolean } = {}): string[] => {
   const statuses = Object.entries(report.statuses)
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([status, count]) => `${status === '0' ? 'none' : status}×${count}`)
@@ -47,6 +51,9 @@ export const formatReport = (report: FuzzReport, baseUrl: string, reproDir: stri
       lines.push(`  note: its Stripe-Signature is time-bound: valid only until ${until} (300 s); regenerate for a fresh one`);
     }
     lines.push(`  curl: ${curlCommand(first.request, baseUrl, report.seed, reproDir)}`);
+  }
+  if (options.ownRuntime && report.failures.length > 0) {
+    lines.push('', `The curls need a runtime with the fuzz seed: npm run fuzz -- --serve, then replace ${baseUrl} with its URL.`);
   }
   return lines;
 };

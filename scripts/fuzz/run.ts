@@ -140,8 +140,7 @@ const main = async (): Promise<number> => {
     });
     restoreConsole?.();
     restoreConsole = undefined;
-    for (const line of formatReport(report, baseUrl, args.out)) console.log(line);
-    if (!args.base) console.log(`\nThe curls need a runtime with the fuzz seed: npm run fuzz -- --serve, then replace ${baseUrl} with its URL.`);
+    for (const line of formatReport(report, baseUrl, args.out, { ownRuntime: !args.base })) console.log(line);
     return passed(report) ? 0 : 1;
   } finally {
     await stop();

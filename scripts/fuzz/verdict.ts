@@ -1,8 +1,10 @@
 /**
  * The pass criteria of one fuzz answer (issue 10, item 3): an answer at all, a status below
  * 500, and, except for HEAD, a JSON body with Content-Type application/json; for any status
- * outside 2xx the body is an object with string `detail` and `code`.
+ * outside 2xx the body is an object with string `detail` and `code`, the detail at most 512
+ * characters (shared/http/detail-text.ts).
  */
+import { maxDetailLength } from '../../shared/http/detail-text';
 import type { FuzzRequest } from './fuzz-request';
 import type { WireOutcome } from './wire';
 
@@ -44,5 +46,6 @@ export const verdict = (request: FuzzRequest, outcome: WireOutcome): Problem | u
   if (typeof error !== 'object' || error === null || typeof error.detail !== 'string' || typeof error.code !== 'string') {
     return { kind: `status ${status} without string detail and code`, detail };
   }
+  if (error.detail.length > maxDetailLength) return { kind: `status ${status} detail over ${maxDetailLength} characters`, detail };
   return undefined;
 };

@@ -305,7 +305,7 @@ export const buildOpenApiDocument = (version: string) => {
           type: 'apiKey',
           in: 'header',
           name: 'X-service-API-Key',
-          description: 'Area A, factor 2 under its other accepted name (X-Customer-API-Key wins when both are sent).',
+          description: 'Area A, factor 2 under its other accepted name. Both names may be sent only with the same key; different keys, or one name sent twice, are 401 invalid_api_key.',
         },
         storefrontServiceToken: {
           type: 'http',

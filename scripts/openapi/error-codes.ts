@@ -31,10 +31,10 @@ const code = (status: number, when: string, detail: string, bodyCode?: string): 
 export const errorCodes = {
   // Area A, authentication (SPEC.md "Authentication"; docs/area-a.md).
   bearer_token_required: code(401, 'No Authorization: Bearer header', 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.'),
-  invalid_bearer_token: code(401, 'Bearer token malformed, unknown or revoked', 'The bearer token is invalid or has been revoked.'),
+  invalid_bearer_token: code(401, 'Bearer token malformed, unknown or revoked, or the Authorization header sent more than once', 'The bearer token is invalid or has been revoked.'),
   user_inactive: code(401, "The token's user account is inactive", "The bearer token's user account is inactive."),
   api_key_required: code(401, 'No API key header', 'An API key is required in the X-Customer-API-Key (or X-service-API-Key) header.'),
-  invalid_api_key: code(401, 'API key malformed, unknown or revoked', 'The API key is invalid or has been revoked.'),
+  invalid_api_key: code(401, 'API key malformed, unknown or revoked, an API key header sent more than once, or the two API key headers with different keys', 'The API key is invalid or has been revoked.'),
   developer_access_required: code(403, 'The user lacks the developer role', 'The user does not have the developer role.'),
   tenant_scope_mismatch: code(403, "The key's customer is not the user's customer or below it", "The API key belongs to a different customer group than the user's."),
   // Area A, rate limits (429 with Retry-After and retry_after_seconds).

@@ -276,7 +276,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'Webhooks',
     summary: "Rotate a subscription's signing secret",
     description:
-      'Makes a new signing secret, shown only in this answer. For the next 24 hours every delivery carries two signatures (`v1,<new> v1,<old>`), so a receiver still holding the previous secret keeps verifying while it switches. No request body.',
+      'Makes a new signing secret, shown only in this answer. For the next 24 hours every delivery carries two signatures (`v1,<new> v1,<old>`), so a receiver still holding the previous secret keeps verifying while it switches. Each retired secret signs for 24 hours from its retirement, at most the 3 most recently retired beside the current one, so a second rotation within the day does not cut the first one short. No request body.',
     pathParameters: webhookIdParameter,
     success: {
       status: 200,

@@ -1,5 +1,6 @@
 import type { CheckoutEndpoint, PlanItem } from '../db/items';
 import { ApiError } from '../http/api-error';
+import { quoteInput } from '../http/detail-text';
 import { endpointCategories } from './catalog';
 import { toPence } from './money';
 
@@ -46,7 +47,7 @@ export const priceCart = (endpoint: CheckoutEndpoint, lines: CartLine[], plans: 
       throw new ApiError(
         404,
         'unknown_sku',
-        `${fieldOf(line, index)} ${JSON.stringify(line.sku)} matches no published ${catalogNames[endpoint]} plan.`,
+        `${fieldOf(line, index)} ${quoteInput(line.sku)} matches no published ${catalogNames[endpoint]} plan.`,
       );
     }
     return plan;
@@ -54,7 +55,7 @@ export const priceCart = (endpoint: CheckoutEndpoint, lines: CartLine[], plans: 
   return lines.map((line, index) => {
     const plan = matched[index]!;
     if (plan.price === null || plan.price === undefined) {
-      throw new ApiError(422, 'no_price', `${fieldOf(line, index)} ${JSON.stringify(line.sku)} has no price.`);
+      throw new ApiError(422, 'no_price', `${fieldOf(line, index)} ${quoteInput(line.sku)} has no price.`);
     }
     const unitPence = toPence(plan.price);
     return { line, plan: plan as PlanItem & { price: string }, unitPence, totalPence: unitPence * line.quantity };
@@ -72,14 +73,14 @@ export const checkTopupPlans = (priced: PricedLine[]): void => {
       throw new ApiError(
         400,
         'invalid_request',
-        `cart[${index}].topup_iccid is required: ${JSON.stringify(line.sku)} is a top-up plan.`,
+        `cart[${index}].topup_iccid is required: ${quoteInput(line.sku)} is a top-up plan.`,
       );
     }
     if (!topupPlan && line.topupIccid !== undefined) {
       throw new ApiError(
         400,
         'invalid_request',
-        `cart[${index}].topup_iccid is only allowed with a top-up plan; ${JSON.stringify(line.sku)} is not one.`,
+        `cart[${index}].topup_iccid is only allowed with a top-up plan; ${quoteInput(line.sku)} is not one.`,
       );
     }
   });

@@ -559,10 +559,18 @@ export interface IdempotencyItem {
 /** Whether a webhook subscription's recent events reach its URL (`failing`: a run of events exhausted their retries). */
 export type WebhookSubscriptionStatus = 'active' | 'failing';
 
+/** A signing secret a rotation retired: it keeps signing until `expires_at_ms` (24 hours after its retirement). */
+export interface RetiredWebhookSecret {
+  sealed: string;
+  expires_at_ms: number;
+}
+
 /**
  * A webhook subscription of a customer (issue #15; docs/webhooks.md). Its signing secret is
  * kept sealed (AES-256-GCM under WEBHOOK_SECRETS_KEY, shared/webhooks/secret-box.ts), never in
- * clear; after a rotation the previous one keeps signing until `previous_secret_expires_at_ms`.
+ * clear; after a rotation the retired ones keep signing: `retired_secrets`, newest first, at
+ * most 3, each for 24 hours (issue #22). `previous_secret_*` is how an item written before
+ * that kept its one retired secret; read as such, removed by the next rotation.
  */
 export interface WebhookSubscriptionItem {
   PK: string; SK: string;
@@ -575,6 +583,7 @@ export interface WebhookSubscriptionItem {
   status: WebhookSubscriptionStatus;
   created_at: string;
   secret_sealed: string;
+  retired_secrets?: RetiredWebhookSecret[];
   previous_secret_sealed?: string;
   previous_secret_expires_at_ms?: number;
   /** Events in a row whose delivery exhausted every retry; reset by a delivered event. */

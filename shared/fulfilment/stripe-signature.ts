@@ -7,11 +7,14 @@
  * - the expected `v1` is HMAC-SHA256, keyed with the whole secret string (`whsec_` included,
  *   as stripe-node does), of `<t>.` followed by the body, hex;
  * - it holds when any `v1` equals it (constant-time compare) and the timestamp is at most
- *   `toleranceSeconds` old (a timestamp in the future is accepted, as stripe-node does).
- * Two points are stricter than stripe-node, never looser: the body is signed as the bytes that
+ *   `toleranceSeconds` from now.
+ * Three points are stricter than stripe-node, never looser: the body is signed as the bytes that
  * arrived (stripe-node decodes them as UTF-8 first, which only differs for bytes Stripe never
- * sends: invalid UTF-8 or a leading BOM), and `t` must be digits (stripe-node's `parseInt`
- * lets `t=abc` through as NaN with no age check).
+ * sends: invalid UTF-8 or a leading BOM), `t` must be digits (stripe-node's `parseInt`
+ * lets `t=abc` through as NaN with no age check), and a timestamp more than `toleranceSeconds`
+ * in the future is refused as one that old is (stripe-node checks only the past; the Standard
+ * Webhooks rule checks both directions, so a signature made with a clock set ahead cannot be
+ * replayed for longer).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -60,7 +63,7 @@ export interface StripeSignatureCheck {
 /**
  * Whether a webhook delivery carries a valid Stripe signature: a non-empty body, a header
  * with a `t` and at least one `v1`, one `v1` that matches, and a timestamp within the
- * tolerance. A blank secret verifies nothing.
+ * tolerance of now, in either direction. A blank secret verifies nothing.
  */
 export const verifyStripeSignature = ({ body, header, secret, toleranceSeconds, now }: StripeSignatureCheck): boolean => {
   if (body.length === 0 || !header || /^\s*$/.test(secret)) return false;
@@ -70,5 +73,5 @@ export const verifyStripeSignature = ({ body, header, secret, toleranceSeconds, 
   // Every candidate is compared, a match or not, so the time taken does not say which one matched.
   const matched = signatures.map((signature) => sameText(expected, signature)).includes(true);
   const age = Math.floor(now / 1000) - timestamp;
-  return matched && !(toleranceSeconds > 0 && age > toleranceSeconds);
+  return matched && !(toleranceSeconds > 0 && Math.abs(age) > toleranceSeconds);
 };

@@ -1,19 +1,25 @@
+import { boundedDetail } from './detail-text';
+
 /**
  * The one error type of the service. Every error response of both areas is rendered from it
  * as `{ "detail": "...", "code": "..." }` with `Content-Type: application/json`.
  *
  * `extra` adds fields to the body (for example `retry_after_seconds` on a 429) and `headers`
- * adds response headers (for example `Retry-After`).
+ * adds response headers (for example `Retry-After`). A detail longer than 512 characters is
+ * cut (./detail-text.ts): a detail that quotes input quotes it with `quoteInput`.
  */
 export class ApiError extends Error {
+  readonly detail: string;
+
   constructor(
     readonly status: number,
     readonly code: string,
-    readonly detail: string,
+    detail: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(detail);
+    super(boundedDetail(detail));
+    this.detail = this.message;
     this.name = 'ApiError';
   }
 }

@@ -140,7 +140,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
       const itemKey = expected && options.item ? keyOf(options.item, event) : undefined;
       prepared = expected && !itemKey?.key ? prepareFor(hint) : undefined;
       const [verified, counted] = await Promise.allSettled([
-        authenticateDeveloperWith(resolved, event.headers, itemKey?.key),
+        authenticateDeveloperWith(resolved, event, itemKey?.key),
         started(consumeRateLimit(resolved, countFor(hint))),
       ]);
       if (verified.status === 'rejected') {
@@ -158,7 +158,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
         limit = await consumeRateLimit(resolved, countFor(caller));
       }
     } else {
-      caller = await authenticateDeveloper(resolved, event.headers);
+      caller = await authenticateDeveloper(resolved, event);
       rememberCaller(event.headers, caller);
       prepared = prepareEarly(caller);
       limit = await consumeRateLimit(resolved, countFor(caller));

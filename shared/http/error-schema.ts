@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { maxDetailLength, maxQuotedCharacters } from './detail-text';
 
 /**
  * The error body of both areas as a valibot schema: the one source of its JSON Schema in
@@ -8,7 +9,13 @@ import * as v from 'valibot';
  */
 export const errorBodySchema = v.pipe(
   v.strictObject({
-    detail: v.pipe(v.string(), v.description('Human-readable explanation; for a 400 it names the offending field.')),
+    detail: v.pipe(
+      v.string(),
+      v.maxLength(maxDetailLength),
+      v.description(
+        `Human-readable explanation; for a 400 it names the offending field. At most ${maxDetailLength} characters; a value of the request is quoted with at most ${maxQuotedCharacters} of its characters.`,
+      ),
+    ),
     code: v.pipe(v.string(), v.description('Machine-readable error code (snake_case).')),
   }),
   v.description('Every error answer: `{detail, code}` with Content-Type application/json.'),

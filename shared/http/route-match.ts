@@ -54,8 +54,39 @@ export const matchRoute = (routes: RouteDefinition[], method: string, path: stri
   return undefined;
 };
 
-/** Methods that the (non-fallback) routes serve for this path; empty when no route has it. */
+/** Whether a route path matches, false for a path whose percent-encoding is malformed (no route takes it). */
+const matchesPath = (routePath: string, requestPath: string): boolean => {
+  try {
+    return matchPath(routePath, requestPath) !== undefined;
+  } catch (error) {
+    if (error instanceof URIError) return false;
+    throw error;
+  }
+};
+
+/** Methods that the (non-fallback) routes serve for this path; empty when no route has it (or its encoding is malformed). */
 export const methodsForPath = (routes: RouteDefinition[], path: string): string[] =>
   routes
-    .filter((route) => route.method !== 'ANY' && !route.path.includes('+}') && matchPath(route.path, path))
+    .filter((route) => route.method !== 'ANY' && !route.path.includes('+}') && matchesPath(route.path, path))
     .map((route) => route.method);
+
+/**
+ * The fallback row that serves a path no route takes, as API Gateway chooses it: the greedy
+ * ANY row (`/developer/api/{proxy+}`, `/{proxy+}`) whose fixed prefix is the longest leading
+ * run of the path's segments, the prefix itself included (`/developer/api/` is the
+ * developer fallback's, as its resource's ANY method is: infra/constructs/api-plan.ts).
+ * Also for a path whose percent-encoding is malformed (`%FF`, `%C0%AE`), which no route can take.
+ */
+export const fallbackRouteFor = (routes: RouteDefinition[], path: string): RouteDefinition | undefined => {
+  const segments = trimSlashes(path);
+  let best: { route: RouteDefinition; length: number } | undefined;
+  for (const route of routes) {
+    const parts = trimSlashes(route.path);
+    if (route.method !== 'ANY' || !/^\{.+\+\}$/.test(parts.at(-1) ?? '')) continue;
+    const prefix = parts.slice(0, -1);
+    const matches = segments.length >= prefix.length && prefix.every((part, index) => part === segments[index]);
+    if (matches && (!best || prefix.length > best.length)) best = { route, length: prefix.length };
+  }
+  return best?.route;
+};
+

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CallbackUrlRefused, checkCallbackUrl, type CallbackUrlPolicy } from '../callbacks/callback-url';
 import { ApiError } from '../http/api-error';
+import { quoteInput } from '../http/detail-text';
 import { defaultEventTypes, eventTypes, isEventType, type EventType } from './event-types';
 import { CreateWebhookRequest, maxDescriptionLength } from './schemas';
 
@@ -12,6 +13,16 @@ export interface ValidCreateRequest {
 }
 
 const refused = (code: string, detail: string) => new ApiError(400, code, detail);
+
+/** Unknown names a detail quotes; the rest are counted. */
+const unknownNamesQuoted = 3;
+
+/** The unknown event names as the detail gives them: the first three quoted (./detail-text.ts), the rest counted. */
+const unknownEventsText = (unknown: unknown[]): string => {
+  const quoted = unknown.slice(0, unknownNamesQuoted).map(quoteInput).join(', ');
+  if (unknown.length <= unknownNamesQuoted) return `unknown event types: ${quoted}`;
+  return `${unknown.length} unknown event types: ${quoted} and ${unknown.length - unknownNamesQuoted} more`;
+};
 
 /**
  * Validates POST /developer/api/webhooks/ (docs/webhooks.md), in the order of its fields,
@@ -42,7 +53,7 @@ export const validateCreateRequest = async (body: unknown, policy: CallbackUrlPo
       throw refused(
         'invalid_webhook_events',
         unknown.length > 0
-          ? `events contains unknown event types: ${unknown.map((name) => JSON.stringify(name)).join(', ')}; known: ${eventTypes.join(', ')}.`
+          ? `events contains ${unknownEventsText(unknown)}; known: ${eventTypes.join(', ')}.`
           : `events must be a non-empty array of event types (${eventTypes.join(', ')}).`,
       );
     }

@@ -7,14 +7,14 @@ import { getSecret } from '../config/secrets';
 import { documentClient } from '../db/client';
 import type { WebhookSubscriptionItem } from '../db/items';
 import { key } from '../db/keys';
-import { sqsConsumer } from '../queues/consumer';
+import { RetryScheduled, sqsConsumer } from '../queues/consumer';
 import { queueDefinition } from '../topology/queues';
 import { deliverEvent, type DeliverySettings } from './deliver';
 import { recordDeliveryAttempt } from './deliveries';
 import { parseDeliveryJob, type DeliveryJob } from './delivery-queue';
 import { retryDelaySeconds } from './retry-schedule';
 import { openSecret } from './secret-box';
-import { readSubscription } from './subscriptions';
+import { readSubscription, retiredSecretsOf } from './subscriptions';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
@@ -55,14 +55,11 @@ export const deliveryConsumerDeps = (config: FunctionConfig<'deliver-webhook'>):
   now: Date.now,
 });
 
-/** The secrets that sign now: the current one, and the previous one during its 24 hours. */
-export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => {
-  const secrets = [openSecret(keyMaterial, subscription.id, subscription.secret_sealed)];
-  if (subscription.previous_secret_sealed && (subscription.previous_secret_expires_at_ms ?? 0) > nowMs) {
-    secrets.push(openSecret(keyMaterial, subscription.id, subscription.previous_secret_sealed));
-  }
-  return secrets;
-};
+/** The secrets that sign now: the current one, and the up to 3 most recently retired during their 24 hours. */
+export const signingSecrets = (keyMaterial: string, subscription: WebhookSubscriptionItem, nowMs: number): string[] => [
+  openSecret(keyMaterial, subscription.id, subscription.secret_sealed),
+  ...retiredSecretsOf(subscription, nowMs).map((retired) => openSecret(keyMaterial, subscription.id, retired.sealed)),
+];
 
 /** A delivered event: the subscription's run of failed events ends and it is `active` again. */
 const markHealthy = async (deps: DeliveryConsumerDeps, subscription: WebhookSubscriptionItem): Promise<void> => {
@@ -156,15 +153,19 @@ const deliverJob = async (deps: DeliveryConsumerDeps, job: DeliveryJob, record: 
     return;
   }
   recordMetric('WebhookDeliveries', { outcome: 'failed' });
-  logger.warn('webhook delivery failed', { ...log, error: outcome.error, http_status: outcome.httpStatus, last });
+  const failure = { ...log, error: outcome.error, http_status: outcome.httpStatus };
   if (last) {
+    // The attempts are spent: ERROR (the alarms and a reader of the logs look for these).
+    logger.error('webhook delivery failed; attempts spent', failure);
     await countFailedEvent(deps, subscription, new Date(nowMs).toISOString());
     // Seen again at once, past maxReceiveCount: SQS moves it to the dead-letter queue.
     await retryAfter(deps, record, 0);
     throw new DeliveryFailed(`event ${job.event.id} not delivered after ${attempt} attempts: dead-lettered`);
   }
+  // A retry is scheduled: expected, so WARN with the attempt number.
+  logger.warn('webhook delivery failed; retry scheduled', { ...failure, next_attempt_in_seconds: delay });
   await retryAfter(deps, record, delay!);
-  throw new DeliveryFailed(`event ${job.event.id} attempt ${attempt} failed; next in ${delay} s`);
+  throw new RetryScheduled(`event ${job.event.id} attempt ${attempt} failed; next in ${delay} s`);
 };
 
 /**
@@ -172,8 +173,9 @@ const deliverJob = async (deps: DeliveryConsumerDeps, job: DeliveryJob, record: 
  * one subscription. Each receive is one attempt (ApproximateReceiveCount is the attempt
  * number; the message and its webhook-id never change). A failed attempt is recorded, the
  * message is hidden for the schedule's next wait (ChangeMessageVisibility) and reported as a
- * batch item failure; after the last attempt (the queue's maxReceiveCount) it goes to the
- * dead-letter queue and counts as a failed event for the subscription's `failing` status.
+ * batch item failure, logged at WARN with its attempt number; after the last attempt (the
+ * queue's maxReceiveCount) it goes to the dead-letter queue, is logged at ERROR and counts as
+ * a failed event for the subscription's `failing` status.
  */
 export const deliverWebhookConsumer = (deps: DeliveryConsumerDeps) =>
   sqsConsumer('deliver-webhook', async (record) => deliverJob(deps, parseDeliveryJob(record.body), record));

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isConditionFailure, isTransactionCanceled } from '../db/conditions';
-import type { WebhookSubscriptionItem } from '../db/items';
+import type { RetiredWebhookSecret, WebhookSubscriptionItem } from '../db/items';
 import { key, partition, sortKeyPrefix } from '../db/keys';
 import { isoWithOffset } from '../sims/sim-object';
 import type { EventType } from './event-types';
@@ -15,8 +15,22 @@ export interface SubscriptionTable {
 /** At most this many subscriptions per customer (issue #15). */
 export const maxSubscriptionsPerCustomer = 10;
 
-/** How long the previous secret keeps signing after a rotation. */
+/** How long a retired secret keeps signing after the rotation that retired it. */
 export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000;
+
+/** At most this many retired secrets sign beside the current one (the most recently retired). */
+export const maxRetiredSecrets = 3;
+
+/**
+ * A subscription's retired secrets that still sign at `nowMs`, newest first: those of
+ * `retired_secrets`, or the one `previous_secret_*` of an item written before it existed.
+ */
+export const retiredSecretsOf = (item: WebhookSubscriptionItem, nowMs: number): RetiredWebhookSecret[] => {
+  const retired =
+    item.retired_secrets ??
+    (item.previous_secret_sealed ? [{ sealed: item.previous_secret_sealed, expires_at_ms: item.previous_secret_expires_at_ms ?? 0 }] : []);
+  return retired.filter((secret) => secret.expires_at_ms > nowMs).slice(0, maxRetiredSecrets);
+};
 
 /** Why a subscription could not be created: the customer has the maximum already. */
 export class SubscriptionLimitReached extends Error {
@@ -160,9 +174,10 @@ export const deleteSubscription = async (table: SubscriptionTable, customerId: s
 
 /**
  * Replaces a subscription's secret: the new one signs from now on, the current one keeps
- * signing beside it for 24 hours (a secret older than that is dropped). Conditional on the
- * secret read, so of two concurrent rotations one wins and the other is refused (undefined,
- * as for a subscription that is gone).
+ * signing beside it for 24 hours, and so do the secrets retired before it that are younger
+ * than that, up to the 3 most recently retired (a second rotation within the day does not
+ * end the first one's grace; issue #22). Conditional on the secret read, so of two concurrent
+ * rotations one wins and the other is refused (undefined, as for a subscription that is gone).
  */
 export const rotateSubscriptionSecret = async (
   table: SubscriptionTable,
@@ -175,9 +190,16 @@ export const rotateSubscriptionSecret = async (
       new UpdateCommand({
         TableName: table.tableName,
         Key: key.webhookSubscription(current.customer_id, current.id),
-        UpdateExpression: 'SET secret_sealed = :new, previous_secret_sealed = :old, previous_secret_expires_at_ms = :until',
+        UpdateExpression: 'SET secret_sealed = :new, retired_secrets = :retired REMOVE previous_secret_sealed, previous_secret_expires_at_ms',
         ConditionExpression: 'secret_sealed = :old',
-        ExpressionAttributeValues: { ':new': newSecretSealed, ':old': current.secret_sealed, ':until': nowMs + previousSecretLifetimeMs },
+        ExpressionAttributeValues: {
+          ':new': newSecretSealed,
+          ':old': current.secret_sealed,
+          ':retired': [{ sealed: current.secret_sealed, expires_at_ms: nowMs + previousSecretLifetimeMs }, ...retiredSecretsOf(current, nowMs)].slice(
+            0,
+            maxRetiredSecrets,
+          ),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );

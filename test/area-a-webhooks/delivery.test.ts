@@ -12,6 +12,7 @@ import { changeSim } from '../../shared/sims/change-sim';
 import { sealSecret } from '../../shared/webhooks/secret-box';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
+import { captureLogLines } from '../support/log-lines';
 import { selfSignedCertificate, type TestCertificate } from '../area-a-sms/support/https-receiver';
 import { call, eventually } from './support/http';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/receiver';
@@ -245,6 +246,31 @@ describe('lifecycle webhooks', () => {
     expect([stored.includes(first.slice(6)), stored.includes(second.slice(6))]).toEqual([false, false]);
   });
 
+  it('keeps the 3 most recently retired secrets signing beside the current one when secrets are rotated within 24 hours', async () => {
+    const { id, secret: first } = await subscribe(acme(), { url: `${receiver.url}/ok/rotations`, events: ['line.suspended'] });
+    const secrets = [first];
+    const rotate = async (times: number) => {
+      for (let time = 0; time < times; time += 1) {
+        const rotated = await call(runtime.baseUrl, acme(), 'POST', `/developer/api/webhooks/${id}/rotate-secret/`);
+        expect(rotated.status).toBe(200);
+        secrets.push((rotated.body as Created).secret);
+      }
+    };
+    const signedWith = async (nth: number) => {
+      await change(sims.acme.iccid, { status: 'suspended' });
+      const webhook = await eventually(() => receiver.to('/ok/rotations')[nth]);
+      await change(sims.acme.iccid, { status: 'active' });
+      return [header(webhook, 'webhook-signature').split(' ').length, ...secrets.map((secret) => verifies(secret, webhook))];
+    };
+    // Two rotations: the first secret's 24 hours are not cut short by the second.
+    await rotate(2);
+    expect(await signedWith(0)).toEqual([3, true, true, true]);
+    // Four: the current one and the three most recently retired; the first is the fourth.
+    await rotate(2);
+    expect(await signedWith(1)).toEqual([4, false, true, true, true, true]);
+    await unsubscribe(acme(), id);
+  });
+
   it('refuses non-public URLs at subscription', async () => {
     const refused = async (url: string) => (await call(runtime.baseUrl, acme(), 'POST', '/developer/api/webhooks/', { url })).body;
     expect(await refused('https://127.0.0.1/hook')).toEqual({
@@ -362,9 +388,28 @@ describe('lifecycle webhooks', () => {
 
   it('after the last attempt puts the job in the dead-letter queue and marks the subscription failing; deliveries go on', async () => {
     const subscription = await subscribe(globex(), { url: `${receiver.url}/down/globex`, events: ['line.activated'] });
-    await change(sims.globex.iccid, { status: 'suspended' });
-    await change(sims.globex.iccid, { status: 'active' });
-    await eventually(() => (receiver.to('/down/globex').length >= 7 ? true : undefined), 40_000);
+    const capture = captureLogLines();
+    try {
+      await change(sims.globex.iccid, { status: 'suspended' });
+      await change(sims.globex.iccid, { status: 'active' });
+      await eventually(() => (receiver.to('/down/globex').length >= 7 ? true : undefined), 40_000);
+      await eventually(() => (capture.lines().some((line) => line.message === 'queue message failed') ? true : undefined));
+    } finally {
+      capture.restore();
+    }
+    // Scheduled retries are warnings with their attempt number; only the spent attempts are errors.
+    const deliveryLines = capture.lines().filter((line) => line.subscription_id === subscription.id);
+    const messageIds = new Set(deliveryLines.map((line) => line.sqs_message_id));
+    const consumerLines = capture.lines().filter((line) => messageIds.has(line.sqs_message_id) && String(line.message).startsWith('queue message'));
+    expect(deliveryLines.map((line) => [line.level, line.message, line.attempt])).toEqual([
+      ...[1, 2, 3, 4, 5, 6].map((attempt) => ['WARN', 'webhook delivery failed; retry scheduled', attempt]),
+      ['ERROR', 'webhook delivery failed; attempts spent', 7],
+    ]);
+    expect(deliveryLines[0]).toMatchObject({ http_status: 503, error: 'http_error', next_attempt_in_seconds: expect.any(Number) });
+    expect(consumerLines.map((line) => [line.level, line.message, line.receive_count])).toEqual([
+      ...[1, 2, 3, 4, 5, 6].map((attempt) => ['WARN', 'queue message failed; retry scheduled', attempt]),
+      ['ERROR', 'queue message failed', 7],
+    ]);
     const sqs = testSqsClient();
     const depth = async () =>
       Number(

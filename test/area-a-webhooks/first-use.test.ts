@@ -21,7 +21,7 @@ describe("a credential's first successful use", () => {
     const headers = { Authorization: `Bearer ${token.value}`, 'X-Customer-API-Key': apiKey.value };
     const counter = countCalls(db);
 
-    await authenticateDeveloper(deps, headers);
+    await authenticateDeveloper(deps, { headers });
     expect(counter.calls.map((call) => call.command).sort()).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
     expect(counter.roundTrips()).toBe(2);
     const stamped = async (itemKey: { PK: string; SK: string }) =>
@@ -30,7 +30,7 @@ describe("a credential's first successful use", () => {
     expect([tokenAt, keyAt]).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
 
     counter.reset();
-    await authenticateDeveloper(deps, headers);
+    await authenticateDeveloper(deps, { headers });
     expect([counter.calls.map((call) => call.command), counter.roundTrips()]).toEqual([['BatchGetItemCommand'], 1]);
     expect([await stamped(key.bearerToken(token.prefix)), await stamped(key.apiKey(apiKey.prefix))]).toEqual([tokenAt, keyAt]);
     counter.detach();
@@ -39,7 +39,7 @@ describe("a credential's first successful use", () => {
   it('is already behind a seeded credential: the seed loads credentials that are in use', async () => {
     const { db, tableName } = await tableWithSeed(webhookSeed, { now: Date.now() });
     const counter = countCalls(db);
-    await authenticateDeveloper({ db, tableName }, { Authorization: 'Bearer bearer_whacme01_tokensecretacme01', 'X-Customer-API-Key': 'devkey_whacmekey_keysecretacme' });
+    await authenticateDeveloper({ db, tableName }, { headers: { Authorization: 'Bearer bearer_whacme01_tokensecretacme01', 'X-Customer-API-Key': 'devkey_whacmekey_keysecretacme' } });
     expect(counter.calls.map((call) => call.command)).toEqual(['BatchGetItemCommand']);
     counter.detach();
   });

@@ -42,6 +42,27 @@ describe('sealed signing secrets', () => {
   });
 });
 
+describe('retired secrets', () => {
+  it('signs with each retired secret for 24 hours from its own retirement, at most the 3 most recently retired', () => {
+    const [current, a, b, c] = [newSigningSecret(), newSigningSecret(), newSigningSecret(), newSigningSecret()];
+    const at = Date.parse('2026-11-25T12:00:00Z');
+    const hour = 3600 * 1000;
+    const subscription = {
+      id: 'wh_a',
+      secret_sealed: sealSecret(keyMaterial, 'wh_a', current),
+      retired_secrets: [
+        { sealed: sealSecret(keyMaterial, 'wh_a', a), expires_at_ms: at + 24 * hour },
+        { sealed: sealSecret(keyMaterial, 'wh_a', b), expires_at_ms: at + 20 * hour },
+        { sealed: sealSecret(keyMaterial, 'wh_a', c), expires_at_ms: at + 2 * hour },
+      ],
+    } as WebhookSubscriptionItem;
+    expect(signingSecrets(keyMaterial, subscription, at + hour)).toEqual([current, a, b, c]);
+    expect(signingSecrets(keyMaterial, subscription, at + 2 * hour)).toEqual([current, a, b]);
+    expect(signingSecrets(keyMaterial, subscription, at + 23 * hour)).toEqual([current, a]);
+    expect(signingSecrets(keyMaterial, subscription, at + 24 * hour)).toEqual([current]);
+  });
+});
+
 describe('the retry schedule', () => {
   it('waits 1 min, 5 min, 30 min, 2 h, 6 h and 12 h by default, each within ±20 %, never past the 12-hour visibility limit', () => {
     expect(defaultRetryScheduleSeconds).toEqual([60, 300, 1800, 7200, 21_600, 43_200]);

@@ -117,6 +117,41 @@ describe('webhook subscription routes', () => {
     expect((await call(runtime.baseUrl, acme(), 'GET', '/developer/api/webhooks/')).body).toEqual({ count: 0, results: [] });
   });
 
+  it('quotes at most 64 characters of an unknown event name and answers 400 to events nested 5,000 deep, never over 512 characters', async () => {
+    const deep = `${'['.repeat(5_000)}"x"${']'.repeat(5_000)}`;
+    expect(answer(await create(acme(), `{"url":"${hook}","events":${deep}}`))).toEqual(
+      error(
+        400,
+        'invalid_webhook_events',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+      ),
+    );
+    expect(answer(await create(acme(), `{"url":"${hook}","events":[${deep}]}`))).toEqual(
+      error(
+        400,
+        'invalid_webhook_events',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+      ),
+    );
+    const long = await create(acme(), { url: hook, events: ['e'.repeat(200_000)] });
+    expect(answer(long)).toEqual(
+      error(
+        400,
+        'invalid_webhook_events',
+        `events contains unknown event types: "${'e'.repeat(64)}"… (200000 characters); known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.`,
+      ),
+    );
+    const many = await create(acme(), { url: hook, events: Array.from({ length: 3_000 }, (_, index) => `${'n'.repeat(100)}${index}`) });
+    expect(answer(many)).toEqual(
+      error(
+        400,
+        'invalid_webhook_events',
+        `events contains 3000 unknown event types: ${['0', '1', '2'].map((index) => `"${'n'.repeat(64)}"… (${100 + index.length} characters)`).join(', ')} and 2997 more; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.`,
+      ),
+    );
+    expect((many.body as { detail: string }).detail.length).toBeLessThanOrEqual(512);
+  });
+
   it('allows at most 10 subscriptions per customer, even when 12 are created at once', async () => {
     const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => create(globex(), { url: `${hook}/${index}` })));
     const statuses = answers.map((response) => response.status).sort();

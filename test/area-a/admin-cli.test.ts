@@ -47,7 +47,7 @@ const item = async (itemKey: { PK: string; SK: string }) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: itemKey, ConsistentRead: true }))).Item;
 
 const authenticate = (token: string, apiKey: string) =>
-  authenticateDeveloper({ db, tableName }, { Authorization: `Bearer ${token}`, 'X-Customer-API-Key': apiKey }).then(
+  authenticateDeveloper({ db, tableName }, { headers: { Authorization: `Bearer ${token}`, 'X-Customer-API-Key': apiKey } }).then(
     (caller) => caller,
     (error: { status: number; code: string }) => ({ status: error.status, code: error.code }),
   );

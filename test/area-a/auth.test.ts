@@ -63,7 +63,6 @@ describe('Area A two-factor authentication (over HTTP)', () => {
     ['an empty Bearer credential', { Authorization: 'Bearer ', 'X-Customer-API-Key': apiKeyOf('root') }, 'bearer_token_required'],
     ['a malformed token', { Authorization: 'Bearer not-a-token', 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a token whose prefix is 5,000 characters', { Authorization: `Bearer bearer_${'a'.repeat(5_000)}_secret`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
-    ['an API key as the token', { Authorization: `Bearer ${apiKeyOf('root')}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['an unknown token', { Authorization: `Bearer ${tokenOf('nobody')}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a token with a wrong secret', { Authorization: `Bearer ${wrongSecretToken}`, 'X-Customer-API-Key': apiKeyOf('root') }, 'invalid_bearer_token'],
     ['a revoked token', both('rex'), 'invalid_bearer_token'],
@@ -96,6 +95,38 @@ describe('Area A two-factor authentication (over HTTP)', () => {
   it('authenticates before routing: an unknown path without credentials is 401, not 404', async () => {
     expect(await answer('/developer/api/no-such-thing/', {})).toEqual(codes.bearer_token_required);
     expect(await answer('/developer/api/sims/', { ...bearer('ada') })).toEqual(codes.api_key_required);
+  });
+
+  it('says that an API key sent as the bearer token belongs in X-Customer-API-Key', async () => {
+    expect(await answer('/developer/api/sims/1001/', { Authorization: `Bearer ${apiKeyOf('root')}`, 'X-Customer-API-Key': apiKeyOf('root') })).toEqual(
+      refusal(
+        401,
+        'invalid_bearer_token',
+        'This is an API key (devkey_...), not a bearer token: send it in X-Customer-API-Key, and your personal bearer_... token in Authorization: Bearer.',
+      ),
+    );
+  });
+
+  it('refuses ambiguous credentials: a header sent twice, or both API key headers with different keys, naming the header', async () => {
+    const twice = (headers: Array<[string, string]>) => send(runtime.baseUrl, '/developer/api/sims/1001/', { headers }).then(({ status, headers: answered, body }) => ({ status, headers: answered, body }));
+    const token = tokenOf('ada');
+    const key = apiKeyOf('root');
+    const bearerTwice = refusal(401, 'invalid_bearer_token', 'The Authorization header was sent more than once: send one bearer token.');
+    expect(await twice([['Authorization', `Bearer ${tokenOf('cas')}`], ['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key]])).toEqual(bearerTwice);
+    expect(await twice([['Authorization', `Bearer ${token}`], ['authorization', `Bearer ${token}`], ['X-Customer-API-Key', key]])).toEqual(bearerTwice);
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', apiKeyOf('revoked')], ['X-Customer-API-Key', key]])).toEqual(
+      refusal(401, 'invalid_api_key', 'The X-Customer-API-Key header was sent more than once: send one API key.'),
+    );
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-service-API-Key', key], ['X-service-API-Key', key]])).toEqual(
+      refusal(401, 'invalid_api_key', 'The X-service-API-Key header was sent more than once: send one API key.'),
+    );
+    expect(await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key], ['X-service-API-Key', apiKeyOf('north')]])).toEqual(
+      refusal(401, 'invalid_api_key', 'X-Customer-API-Key and X-service-API-Key carry different API keys: send one API key.'),
+    );
+    // The spec's order still holds: the token is judged before the key.
+    expect(await twice([['Authorization', `Bearer ${tokenOf('ina')}`], ['X-Customer-API-Key', key], ['X-Customer-API-Key', key]])).toEqual(codes.user_inactive);
+    // Both API key headers with the same key are one key.
+    expect((await twice([['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', key], ['X-service-API-Key', key]])).status).toBe(200);
   });
 
   it('accepts header names in any case, the X-service-API-Key alternative and the scheme in any case', async () => {

@@ -4,6 +4,8 @@ import { roundTrips, type RecordedCall } from '../../shared/db/call-counter';
 import { formatGbp, megabytes, pounds, toHundredths } from '../../shared/sims/amounts';
 import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { isoWithOffset } from '../../shared/sims/sim-object';
+import { ApiError } from '../../shared/http/api-error';
+import { quoteInput } from '../../shared/http/detail-text';
 
 describe('amounts', () => {
   it.each([
@@ -86,5 +88,21 @@ describe('round trips', () => {
     expect(roundTrips([])).toBe(0);
     expect(roundTrips([call(0, 5), call(6, 9), call(6.1, 12), call(13, 14)])).toBe(3);
     expect(roundTrips([call(0, 10), call(0.2, 3), call(4, 8)])).toBe(2);
+  });
+});
+
+describe('error details (issue #22)', () => {
+  it('quotes at most 64 characters of a string, never a pair split, and arrays and objects by their kind', () => {
+    expect(quoteInput('line.deleted')).toBe('"line.deleted"');
+    expect(quoteInput('x'.repeat(65))).toBe(`"${'x'.repeat(64)}"… (65 characters)`);
+    expect(quoteInput('😀'.repeat(70))).toBe(`"${'😀'.repeat(64)}"… (140 characters)`);
+    expect([quoteInput(7), quoteInput(null), quoteInput(true), quoteInput([[1]]), quoteInput({ a: 1 })]).toEqual(['7', 'null', 'true', 'an array', 'an object']);
+  });
+
+  it('cuts an ApiError detail longer than 512 characters to 512, ending in an ellipsis', () => {
+    const error = new ApiError(400, 'invalid_request', 'y'.repeat(600));
+    expect([error.detail.length, error.detail.endsWith('y…'), error.message === error.detail]).toEqual([512, true, true]);
+    expect(new ApiError(400, 'invalid_request', `${'y'.repeat(510)}😀z`).detail).toBe(`${'y'.repeat(510)}…`);
+    expect(new ApiError(400, 'invalid_request', 'short').detail).toBe('short');
   });
 });

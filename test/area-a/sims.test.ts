@@ -6,7 +6,7 @@ import { apiKeyOf, areaASeed, expectedSims, isoDaysAgo, tokenOf, type TestUser }
 
 // Every request below uses a user of its own (fresh()), so that rate limits and the list poll
 // interval of one test never touch another.
-const pools: Record<string, number> = { root: 60, north: 10, northeast: 5, south: 5 };
+const pools: Record<string, number> = { root: 75, north: 10, northeast: 5, south: 5 };
 const users: TestUser[] = Object.entries(pools).flatMap(([customer, size]) =>
   Array.from({ length: size }, (_, index) => ({ id: `${customer}${index}`, customer })),
 );
@@ -185,10 +185,44 @@ describe('A1 GET /developer/api/sims/', () => {
   });
 });
 
+describe('A2 with an ICCID instead of the SIM id', () => {
+  it('answers 404 not_found saying that A2 takes the numeric SIM id and the SMS routes the ICCID, for any 19 or 20 digits', async () => {
+    const hint = {
+      ...notFound,
+      body: {
+        detail:
+          'Not found: GET /developer/api/sims/<sim_id>/ takes the numeric SIM id (up to 15 digits); an ICCID (19 or 20 digits) is what the SMS routes take: /developer/api/sims/<iccid>/sms/.',
+        code: 'not_found',
+      },
+    };
+    // A seeded SIM's ICCID and digits no SIM has answer alike: the hint depends on the path's shape only.
+    expect(await whole('/developer/api/sims/8944500000000001001/')).toEqual(hint);
+    expect(await whole('/developer/api/sims/89440000000000000000/')).toEqual(hint);
+    expect(await whole('/developer/api/sims/8944000000000000000/')).toEqual(hint);
+    // 16 to 18 digits stay the plain 404.
+    expect(await whole('/developer/api/sims/8944000000000000/')).toEqual(notFound);
+  });
+});
+
 describe('other requests under /developer/api/', () => {
   it('answers an unknown path with 404 not_found and the rate-limit headers, after authentication', async () => {
     expect(await whole('/developer/api/sims/1001/usage/')).toEqual(notFound);
     expect(await whole('/developer/api/whatever')).toEqual(notFound);
+  });
+
+  it('authenticates paths with malformed percent-encoding and the bare /developer/api/ first: 401 without credentials, 404 with the rate-limit headers', async () => {
+    const paths = ['/developer/api/%FF/', '/developer/api/%C0%AE/', '/developer/api/%ED%A0%80/', '/developer/api/sims/%FF/', '/developer/api/', '/developer/api'];
+    const anonymous = await Promise.all(paths.map(async (path) => {
+      const { status, headers, body } = await send(runtime.baseUrl, path);
+      return { path, status, headers, body };
+    }));
+    expect(anonymous).toEqual(paths.map((path) => ({
+      path,
+      status: 401,
+      headers: json,
+      body: { detail: 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.', code: 'bearer_token_required' },
+    })));
+    for (const path of paths) expect({ path, ...(await whole(path)) }).toEqual({ path, ...notFound });
   });
 
   it('answers a wrong method with 405 method_not_allowed, Allow and the rate-limit headers', async () => {

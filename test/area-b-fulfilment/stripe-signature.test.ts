@@ -98,6 +98,19 @@ describe("Stripe's webhook signature with node:crypto", () => {
     expect([verify(payload, blankHeader, ' '), sdkVerdict(payload, blankHeader, ' ')]).toEqual([false, false]);
   });
 
+  it('is stricter than the SDK on a timestamp more than 300 s in the future (the SDK checks only the past), as Standard Webhooks is', () => {
+    const verdicts = [60, 300, 301, 3_600].map((ahead) => {
+      const header = sdkHeader(payload, { timestamp: nowSeconds + ahead });
+      return [ahead, verify(payload, header), sdkVerdict(payload, header)];
+    });
+    expect(verdicts).toEqual([
+      [60, true, true],
+      [300, true, true],
+      [301, false, true],
+      [3_600, false, true],
+    ]);
+  });
+
   it('is stricter than the SDK on a timestamp that is not digits (the SDK signs "NaN." and skips the age check)', () => {
     const header = `t=abc,v1=${stripeSignatureOf(Buffer.from(payload, 'utf8'), Number.NaN, webhookSecret)}`;
     expect([verify(payload, header), sdkVerdict(payload, header)]).toEqual([false, true]);

@@ -67,6 +67,7 @@ describe('POST /api/v1/webhooks/stripe: signature', () => {
       ['no header', payload, undefined],
       ['another secret', payload, signature(payload, { secret: 'whsec_someone_else' })],
       ['six minutes old', payload, signature(payload, { timestamp: Math.floor(Date.now() / 1000) - 360 })],
+      ['an hour in the future', payload, signature(payload, { timestamp: Math.floor(Date.now() / 1000) + 3_600 })],
       ['changed body', changed, signature(payload)],
       ['malformed header', payload, 't=1,v1=00'],
       ['bearer token instead', payload, `Bearer ${serviceToken}`],

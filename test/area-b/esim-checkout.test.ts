@@ -183,6 +183,14 @@ describe('B1 catalog and pricing', () => {
     }
   });
 
+  it('quotes at most 64 characters of an unknown SKU', async () => {
+    const sku = `X${'9'.repeat(99)}`;
+    const answer = await post(runtime.baseUrl, path, body({ cart: [line(sku)] }));
+    expect(errorParts(answer)).toEqual(
+      errorAnswer(404, 'unknown_sku', `cart[0].catalog_sku "${sku.slice(0, 64)}"… (100 characters) matches no published eSIM plan.`),
+    );
+  });
+
   it('answers 422 no_price for a published plan without a price, after every SKU is known', async () => {
     const answer = await post(runtime.baseUrl, path, body({ cart: [line('TRAVEL-ASIA-5GB')] }));
     expect(errorParts(answer)).toEqual(errorAnswer(422, 'no_price', 'cart[0].catalog_sku "TRAVEL-ASIA-5GB" has no price.'));

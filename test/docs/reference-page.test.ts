@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSeedFile } from '../../local/cli-options';
+import { demoCredentials } from '../../local/demo-credentials';
 import type { LocalRuntime } from '../../local/runtime';
 import { buildReferenceSite } from '../../scripts/docs';
 import { openApiPath } from '../../scripts/openapi/render';
@@ -20,6 +22,7 @@ import { launchChromium } from '../support/chromium';
  */
 
 const document = JSON.parse(readFileSync(openApiPath, 'utf8'));
+const demoSeed: unknown = JSON.parse(readFileSync(demoSeedFile, 'utf8'));
 const summaries: string[] = [
   ...Object.values(document.paths as Record<string, Record<string, { summary: string }>>).flatMap((item) => Object.values(item).map((operation) => operation.summary)),
   ...Object.values(document.webhooks as Record<string, { post: { summary: string } }>).map((webhook) => webhook.post.summary),
@@ -49,9 +52,21 @@ const openPage = async (browser: Browser, url: string): Promise<{ page: Page; re
   return { page, record };
 };
 
-/** Checks one rendering of the page: every operation listed, example requests shown, nothing wrong. */
-const expectReference = async ({ page, record }: { page: Page; record: PageRecord }) => {
+/**
+ * Checks one rendering of the page: every operation listed, example requests shown, nothing
+ * wrong, no button that does not apply (Scalar's MCP generator); with `credentials`, the
+ * authentication filled in with them (the page npm start serves with the demo data).
+ */
+const expectReference = async ({ page, record }: { page: Page; record: PageRecord }, credentials?: { bearerToken: string; apiKey: string }) => {
   const text = await page.locator('body').innerText();
+  expect(text).not.toContain('Generate MCP');
+  if (credentials) {
+    expect(text).not.toContain('No authentication selected');
+    expect(text).toContain(`--header 'Authorization: Bearer ${credentials.bearerToken}'`);
+    expect(text).toContain(`--header 'X-Customer-API-Key: ${credentials.apiKey}'`);
+  } else {
+    expect(text).toContain('No authentication selected');
+  }
   for (const summary of summaries) expect(text, summary).toContain(summary);
   // One per route of the route table, the delivery receipt and the five lifecycle events.
   expect(summaries).toHaveLength(routes.length + 1 + eventTypes.length);
@@ -73,7 +88,7 @@ describe('the API reference page in headless Chromium', () => {
 
   beforeAll(async () => {
     browser = await launchChromium('The reference page test');
-    runtime = await startTestRuntime();
+    runtime = await startTestRuntime({ seed: demoSeed, prefillReferenceCredentials: true });
     // The static site as npm run docs builds it, served as plain files.
     siteDir = mkdtempSync(join(tmpdir(), 'reference-site-'));
     buildReferenceSite(siteDir, readFileSync(openApiPath, 'utf8'));
@@ -102,9 +117,9 @@ describe('the API reference page in headless Chromium', () => {
     expect({ ...served, servers: served.servers.slice(1) }).toEqual({ ...document, servers: document.servers.slice(1) });
   });
 
-  it('lists every operation and shows example requests at /_local/docs, with no console error and nothing sent off the machine', async () => {
+  it('lists every operation and shows example requests at /_local/docs, with the demo credentials filled in, no console error and nothing sent off the machine', async () => {
     const opened = await openPage(browser, `${runtime.baseUrl}/_local/docs`);
-    await expectReference(opened);
+    await expectReference(opened, demoCredentials(demoSeed) as { bearerToken: string; apiKey: string });
     await opened.page.close();
   }, 60_000);
 

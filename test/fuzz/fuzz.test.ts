@@ -31,6 +31,41 @@ const answer = (status: number, body: string, contentType: string | null = 'appl
 });
 const get: FuzzRequest = { index: 0, label: 'x', method: 'GET', target: '/', headers: [] };
 
+/**
+ * Of the arrays that are an object field's value (`"events":[...]`, `"cart":[...]`) in a JSON
+ * text: the deepest nesting inside one, and the longest string among their items. Scanned
+ * without recursion, so 100,000 levels are fine.
+ */
+const arrayFieldExtremes = (text: string): { depth: number; longestString: number } => {
+  const stack: Array<{ array: boolean; fieldArrayDepth?: number }> = [];
+  let previous = '';
+  let depth = 0;
+  let longestString = 0;
+  for (let at = 0; at < text.length; at += 1) {
+    const character = text[at]!;
+    if (character === '"') {
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const insideFieldArray = stack.at(-1)?.array === true && stack.at(-1)?.fieldArrayDepth !== undefined;
+      if (insideFieldArray) longestString = Math.max(longestString, end - at - 1);
+      at = end;
+      previous = '"';
+      continue;
+    }
+    if (character === '[' || character === '{') {
+      const parent = stack.at(-1);
+      const fieldArray = character === '[' && previous === ':' && parent?.array === false;
+      const fieldArrayDepth = fieldArray ? stack.length : parent?.fieldArrayDepth;
+      stack.push({ array: character === '[', ...(fieldArrayDepth === undefined ? {} : { fieldArrayDepth }) });
+      if (fieldArrayDepth !== undefined) depth = Math.max(depth, stack.length - fieldArrayDepth);
+    } else if (character === ']' || character === '}') {
+      stack.pop();
+    }
+    if (!/\s/.test(character)) previous = character;
+  }
+  return { depth, longestString };
+};
+
 describe('fuzz generator and verdict', () => {
   it('generates the same bytes for the same seed and index, and other bytes for another seed', () => {
     const context = fuzzSeedContext();
@@ -44,6 +79,43 @@ describe('fuzz generator and verdict', () => {
     const context = fuzzSeedContext();
     const labels = new Set(Array.from({ length: 600 }, (_, index) => generateRequest(context, 1, index).label.replace(/: .*/, '')));
     expect([...labels].sort()).toEqual([...routes.map((route) => route.name), 'fallback', 'protocol'].sort());
+  });
+
+  it('puts arrays nested 5,000 deep and strings of 200,000 characters inside the array fields of every route that takes a body', () => {
+    const context = fuzzSeedContext();
+    const reached = new Map<string, { deep: boolean; long: boolean }>();
+    for (let index = 0; index < 1_500; index += 1) {
+      const request = generateRequest(context, 22, index, 1_795_000_000_000);
+      if (!request.body || request.method !== 'POST' || !request.label.includes('body') && !request.label.includes('event')) continue;
+      const route = request.label.replace(/: .*/, '');
+      const seen = reached.get(route) ?? { deep: false, long: false };
+      const found = arrayFieldExtremes(request.body.toString('utf8'));
+      reached.set(route, { deep: seen.deep || found.depth >= 5_000, long: seen.long || found.longestString >= 200_000 });
+    }
+    const bodyRoutes = ['checkout-esim', 'checkout-iot', 'checkout-physical', 'create-webhook', 'receive-sms-receipt', 'send-sms', 'stripe-webhook'];
+    expect(Object.fromEntries([...reached].filter(([route]) => bodyRoutes.includes(route)).sort())).toEqual(
+      Object.fromEntries(bodyRoutes.map((route) => [route, { deep: true, long: true }])),
+    );
+  });
+
+  it('says how to replay the curls against the fuzz seed only when it printed curls', () => {
+    const report = { seed: 7, planned: 2, sent: 2, failures: [], statuses: { 200: 2 }, durationMs: 1000 };
+    const note = 'The curls need a runtime with the fuzz seed: npm run fuzz -- --serve, then replace http://127.0.0.1:1 with its URL.';
+    expect(formatReport(report, 'http://127.0.0.1:1', reproDir, { ownRuntime: true })).toEqual([
+      'fuzz seed 7: 2 of 2 requests sent in 1.0 s; answers 200×2',
+      'runtime alive at the end',
+      'no failing answers',
+    ]);
+    const failing = { ...report, failures: [{ request: { ...get, label: 'get-sim: x' }, problem: { kind: 'status 500 internal_error', detail: '500' }, generatedAt: 0 }] };
+    const lines = formatReport(failing, 'http://127.0.0.1:1', reproDir, { ownRuntime: true });
+    expect(lines.at(-1)).toBe(note);
+    expect(lines.filter((line) => line.startsWith('  curl: '))).toHaveLength(1);
+    expect(formatReport(failing, 'http://127.0.0.1:1', reproDir, { ownRuntime: false })).not.toContain(note);
+  });
+
+  it('fails an error whose detail is longer than 512 characters', () => {
+    expect(verdict(get, answer(400, JSON.stringify({ detail: 'x'.repeat(513), code: 'invalid_request' })))?.kind).toBe('status 400 detail over 512 characters');
+    expect(verdict(get, answer(400, JSON.stringify({ detail: 'x'.repeat(512), code: 'invalid_request' })))).toBeUndefined();
   });
 
   it('fails a 5xx, a non-JSON answer, an error without detail and code, and no answer; passes JSON and HEAD', () => {

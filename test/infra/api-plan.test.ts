@@ -38,7 +38,7 @@ describe('planApi', () => {
       'ANY /developer → default-fallback (fallback)',
       'ANY /{proxy+} → default-fallback',
       'ANY /api/v1 → default-fallback (fallback)',
-      'ANY /developer/api → default-fallback (fallback)',
+      'ANY /developer/api → developer-fallback (fallback)',
       'POST /api/v1/checkout → checkout',
       'ANY /api/v1/checkout → default-fallback (fallback)',
       'GET /developer/api/sims → list-sims',

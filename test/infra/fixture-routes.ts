@@ -71,14 +71,14 @@ export const fixtureMethods: { httpMethod: string; path: string; route: string }
   { httpMethod: 'GET', path: '/api/v1/plans', route: 'list-plans' },
   { httpMethod: 'ANY', path: '/developer/api/{proxy+}', route: 'developer-fallback' },
   { httpMethod: 'ANY', path: '/{proxy+}', route: 'default-fallback' },
-  // Unknown methods on known resources under /developer/api/: the developer fallback (405).
+  // Unknown methods on known resources under /developer/api/, and /developer/api itself: the developer fallback (401 first, then 404/405).
+  { httpMethod: 'ANY', path: '/developer/api', route: 'developer-fallback' },
   { httpMethod: 'ANY', path: '/developer/api/sims', route: 'developer-fallback' },
   { httpMethod: 'ANY', path: '/developer/api/sims/{sim}', route: 'developer-fallback' },
   { httpMethod: 'ANY', path: '/developer/api/sims/{sim}/sms', route: 'developer-fallback' },
-  // Everything else, the root and /developer/api itself included: the default fallback.
+  // Everything else, the root included: the default fallback.
   { httpMethod: 'ANY', path: '/', route: 'default-fallback' },
   { httpMethod: 'ANY', path: '/developer', route: 'default-fallback' },
-  { httpMethod: 'ANY', path: '/developer/api', route: 'default-fallback' },
   { httpMethod: 'ANY', path: '/sms-provider', route: 'default-fallback' },
   { httpMethod: 'ANY', path: '/sms-provider/receipts', route: 'default-fallback' },
   { httpMethod: 'ANY', path: '/api', route: 'default-fallback' },

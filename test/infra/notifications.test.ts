@@ -87,9 +87,21 @@ describe('e-mail and operations notifications in the stack', () => {
     expect(resources).toContain('"EMAIL_FROM":"SIM Shop <orders@mail.example.org>"');
   });
 
-  it('warns at synth when no sender address is configured', () => {
+  it('warns once at synth when no sender address is configured, saying what to do', () => {
     const withoutEmail = synthesise({ stage: 'dev' }, 'SimCheckoutService-noemail');
-    const warnings = withoutEmail.annotations.findWarning('*', Match.stringLikeRegexp('.*cannot send e-mail.*'));
-    expect(warnings.length).toBe(queueDefinitions.filter((queue) => queue.access.sendsEmail).length + allRoutes().filter((route) => route.access.sendsEmail).length);
+    const senders = [...queueDefinitions.filter((queue) => queue.access.sendsEmail), ...allRoutes().filter((route) => route.access.sendsEmail)].map(
+      (owner) => ('handler' in owner ? owner.name : owner.consumer.name),
+    );
+    expect(senders).toEqual(['fulfil-order']);
+    const warnings = withoutEmail.annotations.findWarning('*', Match.stringLikeRegexp('.*emailFrom.*'));
+    expect(warnings.map((warning) => [warning.id, warning.entry.data])).toEqual([
+      [
+        '/SimCheckoutService-noemail',
+        'No emailFrom context, so fulfil-order cannot e-mail receipts and invoices (their fulfilment messages end in the dead-letter queue). ' +
+          'Deploy with -c emailFrom=orders@<your domain>, a domain verified in SES (or name the verified identity with -c emailIdentity=...); docs/deploy.md, "Deploy". ' +
+          '[ack: service:email-not-configured]',
+      ],
+    ]);
+    expect(synthesise({ stage: 'dev', emailFrom: 'orders@shop.example.net' }, 'SimCheckoutService-email').annotations.findWarning('*', Match.stringLikeRegexp('.*emailFrom.*'))).toEqual([]);
   });
 });

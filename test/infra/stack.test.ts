@@ -323,8 +323,10 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     expect(stage.StageName).toBe('dev');
     const format = JSON.parse(stage.AccessLogSetting.Format);
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', errorType: '$context.error.responseType' });
-    const [logGroupId] = referencedIds(stage.AccessLogSetting.DestinationArn);
+    // The log group's ARN without the `:*` suffix (@aws-cdk/aws-apigateway:logGroupDestinationArnWithoutWildcard).
+    const [logGroupId] = referencedIds(stage.AccessLogSetting.DestinationArn).filter((id) => id in json.Resources);
     expect(json.Resources[logGroupId!]!.Type).toBe('AWS::Logs::LogGroup');
+    expect(JSON.stringify(stage.AccessLogSetting.DestinationArn)).not.toContain(':*');
     expect(stage.MethodSettings).toEqual([
       expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }),
     ]);

@@ -8,6 +8,7 @@ import { checkoutExamples } from '../../local/checkout-examples';
 import type { LocalRuntime } from '../../local/runtime';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { pageSecurityPolicy } from '../../local/console/http';
+import { simsPerPage } from '../../local/console/sections/sims';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gsi1Partition } from '../../shared/db/keys';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
@@ -64,6 +65,9 @@ const checkoutIot = async (fields: Record<string, unknown> = {}): Promise<string
 
 const orderCard = (orderId: string) => page.locator(`article#order-${orderId}`);
 
+/** The page's height in CSS pixels. */
+const pageHeight = () => page.evaluate('document.documentElement.scrollHeight') as Promise<number>;
+
 /** Reloads the console until `check` passes (fulfilment is asynchronous). */
 const onConsole = (check: () => Promise<void>, timeoutMs = 20_000) =>
   eventually(async () => {
@@ -106,6 +110,45 @@ const errorOf = async (response: Response) => ({
 });
 
 describe('the developer console in Chromium', () => {
+  it('is shorter than 3,000 px at 1400 x 900 on first load; the SIM table pages and filters, and sections fold', async () => {
+    const sims = (seed as { sims: Array<{ iccid: string; status: string; customer: string }> }).sims.map((sim) => sim.iccid).sort();
+    expect(sims.length).toBeGreaterThan(simsPerPage * 2);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(runtime.consoleUrl);
+    expect(await pageHeight()).toBeLessThan(3_000);
+    const shownIccids = () => page.locator('#sims table.sims tbody tr td:first-child').allTextContents();
+    expect(await shownIccids()).toEqual(sims.slice(0, simsPerPage));
+    expect(await page.locator('#sims .meta.pages').first().textContent()).toBe(`SIMs 1–${simsPerPage} of ${sims.length}`);
+
+    // The next page, by its link.
+    await page.locator('#sims').getByRole('link', { name: 'next' }).first().click();
+    expect(await shownIccids()).toEqual(sims.slice(simsPerPage, simsPerPage * 2));
+    expect(page.url()).toBe(`${runtime.consoleUrl}?sims_page=2#sims`);
+
+    // A filter: part of an ICCID, then a status.
+    await page.locator('#sims input[name="sims_q"]').fill(demoSim.iccid.slice(-4));
+    await page.locator('#sims').getByRole('button', { name: 'Filter' }).click();
+    expect(await shownIccids()).toEqual(sims.filter((iccid) => iccid.includes(demoSim.iccid.slice(-4))));
+    await page.locator('#sims input[name="sims_q"]').fill('');
+    await page.locator('#sims select[name="sims_status"]').selectOption('stock');
+    await page.locator('#sims').getByRole('button', { name: 'Filter' }).click();
+    const stock = (seed as { sims: Array<{ iccid: string; status: string }> }).sims.filter((sim) => sim.status === 'stock').map((sim) => sim.iccid).sort();
+    expect(await shownIccids()).toEqual(stock.slice(0, simsPerPage));
+
+    // Every section folds (details/summary: no script), and opens again.
+    await page.goto(runtime.consoleUrl);
+    const sections = await page.locator('main > section').evaluateAll((all) => all.map((section) => section.id));
+    expect(sections).toEqual(['activity', 'orders', 'outbox', 'operations', 'sms', 'webhooks', 'sims', 'inbox']);
+    const before = await pageHeight();
+    await page.locator('#sims > details > summary').click();
+    expect(await page.locator('#sims > details').getAttribute('open')).toBeNull();
+    expect(await page.locator('#sims table.sims').isVisible()).toBe(false);
+    expect(await pageHeight()).toBeLessThan(before);
+    await page.locator('#sims > details > summary').click();
+    expect(await page.locator('#sims table.sims').isVisible()).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
   it('pays a B3 checkout on the page: the receipt and the invoice appear, and the PDF downloads', async () => {
     const orderId = await checkoutIot({ customer_email: 'console-pay@fleet.example.com' });
     await page.goto(runtime.consoleUrl);
@@ -155,6 +198,10 @@ describe('the developer console in Chromium', () => {
     await page.goto(runtime.consoleUrl);
     await Promise.all([page.waitForURL(`${runtime.consoleUrl}#order-${orderId}`), orderCard(orderId).getByRole('button', { name: 'Decline' }).click()]);
     expect(await orderCard(orderId).locator('h3 .status').textContent()).toBe('payment_failed');
+    // The decline code from the payment intent's last_payment_error, not only payment_failed.
+    expect(await orderCard(orderId).locator('dt:text-is("Failure") + dd').textContent()).toBe(
+      'payment_failed: card_declined (generic_decline), Your card was declined.',
+    );
     expect(await page.locator('#activity li').first().textContent()).toMatch(
       new RegExp(`Declined order ${orderId} \\(pi_\\w+\\): card_declined \\(HTTP 402\\); the order is payment_failed\\.$`),
     );

@@ -320,13 +320,34 @@ describe('local gateway', () => {
     expect([...response.body]).toEqual([0, 1, 2, 255]);
   });
 
-  it('answers JSON 404 for a path with malformed percent-encoding', async () => {
+  it('answers JSON 404 for a path with malformed percent-encoding (the default fallback)', async () => {
     const response = await rawRequest(`${gateway.baseUrl}/echo/%E0%A4%A/items/x`);
     expect({ status: response.status, type: response.headers['content-type'], body: response.json() }).toEqual({
       status: 404,
       type: 'application/json',
       body: { detail: 'Not found.', code: 'not_found' },
     });
+  });
+
+  it('sends a malformed percent-encoding and a fallback prefix itself to the fallback of the longest prefix, as the stack does', async () => {
+    const withEchoFallbacks = await startGateway({
+      routes: [testRoute('item', 'GET', '/developer/api/sims/{sim}/', echo), { ...developerFallbackRoute, handler: echo }, { ...defaultFallbackRoute, handler: echo }],
+      quiet: true,
+    });
+    try {
+      const seen = async (path: string) => {
+        const { event } = (await rawRequest(`${withEchoFallbacks.baseUrl}${path}`)).json() as EchoBody;
+        return { resource: event.resource, pathParameters: event.pathParameters };
+      };
+      expect(await seen('/developer/api/%FF/a%20b/')).toEqual({ resource: '/developer/api/{proxy+}', pathParameters: { proxy: '%FF/a b' } });
+      expect(await seen('/developer/api/sims/%ED%A0%80/')).toEqual({ resource: '/developer/api/{proxy+}', pathParameters: { proxy: 'sims/%ED%A0%80' } });
+      expect(await seen('/developer/api/')).toEqual({ resource: '/developer/api', pathParameters: null });
+      expect(await seen('/developer/')).toEqual({ resource: '/{proxy+}', pathParameters: { proxy: 'developer' } });
+      expect(await seen('/%C0%AE/')).toEqual({ resource: '/{proxy+}', pathParameters: { proxy: '%C0%AE' } });
+      expect(await seen('/developer/api/sims/7/')).toEqual({ resource: '/developer/api/sims/{sim}/', pathParameters: { sim: '7' } });
+    } finally {
+      await withEchoFallbacks.stop();
+    }
   });
 
   it('sends the root path to the default fallback with resource /', async () => {

@@ -39,8 +39,8 @@ describe('local runtime', () => {
     ['POST', '/api/v1/nothing-here'],
     ['GET', '/developer/api'],
   ])('answers %s %s with the JSON 404 of the fallbacks', async (method, path) => {
-    // Area A authenticates before it answers 404, so its requests carry the seed's credentials.
-    const headers = path.startsWith('/developer/api/') ? developerHeaders : undefined;
+    // Area A authenticates before it answers 404 (/developer/api itself too), so its requests carry the seed's credentials.
+    const headers = path.startsWith('/developer/api') ? developerHeaders : undefined;
     const response = await fetch(`${runtime.baseUrl}${path}`, { method, headers });
     expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }).toEqual({
       status: 404,

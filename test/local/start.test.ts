@@ -310,6 +310,32 @@ describe('npm start', () => {
     expect(await second.exited).toEqual({ code: 0, signal: null });
   }, 300_000);
 
+  it('checks that its port is free before it starts anything', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const marker = randomUUID();
+    const seen = new Set<string>();
+    const watch = setInterval(() => {
+      for (const { command } of markedProcesses(marker)) seen.add(command);
+    }, 50);
+    try {
+      const instance = npmStart({ PORT: String(port), START_TEST_MARKER: marker }, [], true);
+      const exit = await instance.exited;
+      expect({ exit, stdout: instance.stdout, stderr: instance.stderr }).toEqual({
+        exit: { code: 1, signal: null },
+        stdout: 'Starting the local runtime ...\n',
+        stderr: `Port ${port} is in use: set PORT to another port, or PORT=0 for a free one.\n`,
+      });
+      // Nothing was started: no DynamoDB Local JVM (whose start took seconds before the message).
+      expect([...seen].filter((command) => command.includes('DynamoDBLocal.jar'))).toEqual([]);
+    } finally {
+      clearInterval(watch);
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
+
   it('stops at once with what to install when Java is missing', async () => {
     // A PATH with node and sh but no java.
     const bin = join(temporary, 'bin');

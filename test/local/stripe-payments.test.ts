@@ -17,9 +17,11 @@ const seed = {
 
 let runtime: LocalRuntime;
 const db = documents();
+/** What the runtime told the person at the terminal (npm start prints these lines). */
+const announced: string[] = [];
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } });
+  runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken }, announce: (line) => announced.push(line) });
 });
 
 afterAll(async () => {
@@ -58,6 +60,17 @@ describe('STRIPE_SECRET_KEY unset: the embedded Stripe emulator', () => {
     expect(runtime.env.STRIPE_SECRET_KEY).toBe(localSecretKey);
     expect(runtime.env.STRIPE_API_BASE).toBe(`${runtime.baseUrl}/_local/stripe`);
     expect(runtime.payments.mode).toBe('emulator');
+  });
+
+  it('prints the ready pay command of each checkout it creates', async () => {
+    announced.length = 0;
+    const { orderId } = await checkout('announce@example.com');
+    expect(announced).toEqual([
+      `Checkout ${orderId} awaits payment: npm run pay -- ${orderId} --base ${runtime.baseUrl}   (or Pay on ${runtime.consoleUrl}#order-${orderId})`,
+    ]);
+    // A refused checkout prints nothing.
+    expect((await post(runtime.baseUrl, '/api/v1/checkout', { cart: [] })).status).toBe(400);
+    expect(announced).toHaveLength(1);
   });
 
   it('pays a checkout with pm_card_visa; the signed succeeded event fulfils the order', async () => {

@@ -94,9 +94,14 @@ describe('one correlation id per request, across gateway, function, queue and co
     const forwarded = chain.find((line) => line.message === 'receipt forwarded')!;
     expect(recorded).toMatchObject({ message_id: messageId, origin_correlation_id: sendId, outcome: 'recorded', forwarded: true });
     expect(forwarded).toMatchObject({ message_id: messageId, origin_correlation_id: sendId, status: 'delivered', http_status: 204, sqs_message_id: expect.any(String) });
-    const batch = logEntries(capture.lines()).find(
-      (line) => line.message === 'queue batch' && line.queue === 'callbacks' && (line.correlation_ids as unknown[]).includes(receiptId),
-    );
+    // The poller logs the batch once the consumer has returned, a moment after the forward's line.
+    const batch = await eventually(() => {
+      const found = logEntries(capture.lines()).find(
+        (line) => line.message === 'queue batch' && line.queue === 'callbacks' && (line.correlation_ids as unknown[]).includes(receiptId),
+      );
+      expect(found).toBeDefined();
+      return found;
+    }, 5_000);
     expect(batch).toMatchObject({ component: 'local-poller', consumer: 'forward-receipt', records: 1, failed: 0 });
   });
 

@@ -140,7 +140,10 @@ describe('seed validation', () => {
     document.bearer_tokens[0]!.token = 'bearer_to-k_S3cretHidden';
     document.api_keys[0]!.key = 'devkey_key1_S3cretVisible';
     document.api_keys[0]!.customer = 'gone';
-    const error = await expectRefused(document, [`bearer_tokens[0]: token ${shapeOfToken}`]);
+    const error = await expectRefused(document, [
+      `bearer_tokens[0]: token ${shapeOfToken}`,
+      'api_keys[0] (prefix key1): customer "gone" does not exist',
+    ]);
     expect(error.message).not.toContain('S3cret');
     const second = smallDocument() as Document;
     second.api_keys[0]!.customer = 'gone';
@@ -164,6 +167,25 @@ describe('seed validation', () => {
         '  - sims[2] (id 1003): customer "nope" does not exist\n' +
         '  - devices[1] (iccid 8944500000000008002): owner "nobody@example.com" is not the e-mail of an account',
     );
+  });
+
+  it('reports reference problems in the same pass as field problems, never one caused by an entry that failed its own checks', async () => {
+    const document = smallDocument() as Document;
+    (document.customers[0] as Record<string, unknown>).sms_enabled = 'yes';
+    document.sims[1]!.customer = 'nope';
+    document.sims[0]!.status = 'lost';
+    (document.data_bundles[0] as Record<string, unknown>).colour = 'red';
+    document.devices[1]!.owner = 'nobody@example.com';
+    document.users.push({ ...document.users[0]! });
+    // customers[0] (top) and data_bundles[0] (b1) fail their own checks: what refers to them is not reported again.
+    await expectRefused(document, [
+      'customers[0] (id top): sms_enabled must be true or false',
+      'users[2] (id u1): id "u1" is already used by users[0] (id u1)',
+      'data_bundles[0] (id b1): unknown field "colour"',
+      'sims[0] (id 1001): status must be one of active, inactive, suspended, cancelled, stock, dispatched, trial',
+      'sims[1] (id 1002): customer "nope" does not exist',
+      'devices[1] (iccid 8944500000000008002): owner "nobody@example.com" is not the e-mail of an account',
+    ]);
   });
 
   it.each([[[]], [null], ['customers'], [42]])('refuses %j as a document', async (document) => {

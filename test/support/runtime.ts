@@ -10,6 +10,10 @@ export interface TestRuntimeOptions {
   env?: Record<string, string>;
   /** Write the gateway's and the pollers' lines too (default: quiet). */
   quiet?: boolean;
+  /** Receives the lines the runtime has for the person at the terminal (startLocalRuntime's `announce`). */
+  announce?: (line: string) => void;
+  /** Fill the reference page's authentication with the seed's demo credentials (startLocalRuntime's option). */
+  prefillReferenceCredentials?: boolean;
 }
 
 /**
@@ -31,6 +35,8 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     env: options.env,
     retryDelaySeconds: 0,
     quiet: options.quiet ?? true,
+    ...(options.announce ? { announce: options.announce } : {}),
+    ...(options.prefillReferenceCredentials ? { prefillReferenceCredentials: true } : {}),
     bundled: inject('bundles'),
     // Every answer is checked against docs/openapi.json (./contract.ts, ./contract-setup.ts).
     onAnswer: recordAnswer,

@@ -11,6 +11,7 @@ import { getOrder } from '../../../shared/checkout/orders';
 import { basename, dirname, resolve } from 'node:path';
 import type { FulfilmentEffectItem, OrderItem, OrderStatus } from '../../../shared/db/items';
 import { ApiError } from '../../../shared/http/api-error';
+import { quoteInput } from '../../../shared/http/detail-text';
 import { pay } from '../../pay-cli';
 import type { PaymentIntent } from '../../stripe-emulator/intents';
 import type { ActivityLog } from '../activity';
@@ -65,6 +66,20 @@ const intentOf = (sources: ConsoleSources, order: OrderItem): PaymentIntent | un
   return intents.all().find((intent) => intent.metadata.order_id === order.id);
 };
 
+/**
+ * Why the order failed: its failure reason, and for a declined payment the decline from the
+ * intent's last_payment_error (`card_declined (generic_decline), Your card was declined.`).
+ */
+const failureOf = (order: OrderItem, intent: PaymentIntent | undefined): string | undefined => {
+  const declined = order.status === 'payment_failed' ? intent?.last_payment_error : undefined;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const code = text(declined?.code);
+  if (!code) return order.failure_reason;
+  const declineCode = text(declined?.decline_code);
+  const message = text(declined?.message);
+  return `${order.failure_reason ?? 'payment_failed'}: ${code}${declineCode ? ` (${declineCode})` : ''}${message ? `, ${message}` : ''}`;
+};
+
 const buyerOf = (order: OrderItem): string => {
   const names = [order.customer_email, order.customer_name ?? [order.customer_first_name, order.customer_last_name].filter(Boolean).join(' '), order.company_name];
   return [...new Set(names.filter((name) => name !== undefined && name !== ''))].join(' · ');
@@ -88,7 +103,7 @@ ${definitions([
   ['Account', order.account_email],
   ['SMS', order.sms_to ? `to ${order.sms_to}` : order.sms_skip_reason ? `none: ${order.sms_skip_reason}` : undefined],
   ['Review', order.review_reason],
-  ['Failure', order.failure_reason],
+  ['Failure', failureOf(order, intent)],
 ])}
 ${actionable
   ? html`<div class="actions">${view.actionForm(`${path}/pay`, 'Pay', { className: 'pay' })}${view.actionForm(`${path}/decline`, 'Decline')}${view.actionForm(`${path}/cancel`, 'Cancel')}</div>`
@@ -140,7 +155,7 @@ export const ordersSection = (sources: ConsoleSources, activity: ActivityLog): C
           throw new ApiError(409, 'stripe_emulator_not_running', 'This runtime does not run the Stripe emulator (STRIPE_SECRET_KEY is set): pay through your own Stripe.');
         }
         const order = uuidPattern.test(orderId) ? await getOrder(sources.orders, orderId) : undefined;
-        if (!order) throw new ApiError(404, 'order_not_found', `There is no order ${JSON.stringify(orderId)}.`);
+        if (!order) throw new ApiError(404, 'order_not_found', `There is no order ${quoteInput(orderId)}.`);
         const intent = intentOf(sources, order);
         if (!actionableOrders.includes(order.status) || !intent || !actionableIntents.includes(intent.status)) {
           throw new ApiError(

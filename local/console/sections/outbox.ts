@@ -7,6 +7,7 @@
  * shown in a sandbox).
  */
 import { ApiError } from '../../../shared/http/api-error';
+import { quoteInput } from '../../../shared/http/detail-text';
 import { html, type Html } from '../html';
 import { sendDownload, sendSandboxed } from '../http';
 import type { MessagePart } from '../mime';
@@ -69,7 +70,7 @@ export const outboxSection = (sources: ConsoleSources): ConsoleSection => ({
       path: /^\/outbox\/([^/]+)$/,
       handle: async ({ response, params: [name = ''] }) => {
         const raw = await readOutboxEmail(sources.outboxDir, name);
-        if (!raw) throw new ApiError(404, 'outbox_file_not_found', `There is no e-mail ${JSON.stringify(name)} in the outbox.`);
+        if (!raw) throw new ApiError(404, 'outbox_file_not_found', `There is no e-mail ${quoteInput(name)} in the outbox.`);
         sendDownload(response, raw, 'message/rfc822', name);
       },
     },
@@ -78,9 +79,9 @@ export const outboxSection = (sources: ConsoleSources): ConsoleSection => ({
       path: /^\/outbox\/([^/]+)\/parts\/([^/]+)$/,
       handle: async ({ response, params: [name = '', index = ''] }) => {
         const raw = await readOutboxEmail(sources.outboxDir, name);
-        if (!raw) throw new ApiError(404, 'outbox_file_not_found', `There is no e-mail ${JSON.stringify(name)} in the outbox.`);
+        if (!raw) throw new ApiError(404, 'outbox_file_not_found', `There is no e-mail ${quoteInput(name)} in the outbox.`);
         const part = /^\d{1,4}$/.test(index) ? parseMessage(raw).parts[Number(index)] : undefined;
-        if (!part) throw new ApiError(404, 'outbox_part_not_found', `E-mail ${JSON.stringify(name)} has no part ${JSON.stringify(index)}.`);
+        if (!part) throw new ApiError(404, 'outbox_part_not_found', `E-mail ${quoteInput(name)} has no part ${quoteInput(index)}.`);
         const type = safeContentType(part.contentType);
         if (!part.attachment && (type === 'text/html' || type === 'text/plain')) {
           sendSandboxed(response, part.content, `${type}; charset=${/^[A-Za-z0-9_.:-]+$/.test(part.charset ?? '') ? part.charset : 'utf-8'}`);

@@ -11,6 +11,7 @@ import { getSecret } from '../../../shared/config/secrets';
 import type { WebhookDeliveryItem } from '../../../shared/db/items';
 import { key } from '../../../shared/db/keys';
 import { ApiError } from '../../../shared/http/api-error';
+import { quoteInput } from '../../../shared/http/detail-text';
 import { validateCreateRequest } from '../../../shared/webhooks/create-request';
 import { eventTypes } from '../../../shared/webhooks/event-types';
 import { subscribeCustomer } from '../../../shared/webhooks/subscribe';
@@ -33,10 +34,17 @@ export const inboxLifecyclePath = 'lifecycle';
 /** The description the console gives the inbox's subscription. */
 export const inboxSubscriptionDescription = 'The local webhook inbox (subscribed from the developer console)';
 
+/**
+ * The URL a subscription of the webhook inbox to lifecycle events has (`https://127.0.0.1:<port>/lifecycle`):
+ * the console's "Subscribe the webhook inbox" and the start banner's curl make the same, so the
+ * console knows the inbox as subscribed whichever made it.
+ */
+export const lifecycleUrlOf = (inboxUrl: string): string => `${inboxUrl.replace(/\/$/, '')}/${inboxLifecyclePath}`;
+
 /** The inbox's URL for lifecycle events, once the inbox runs. */
 const inboxLifecycleUrl = (sources: ConsoleSources): string | undefined => {
   const url = sources.inboxUrl();
-  return url === undefined ? undefined : `${url.replace(/\/$/, '')}/${inboxLifecyclePath}`;
+  return url === undefined ? undefined : lifecycleUrlOf(url);
 };
 
 /**
@@ -102,7 +110,7 @@ ${subscriptions.length === 0 ? empty('No subscriptions.') : subscriptions.map(re
         const customerId = params[0] ?? '';
         const table = sources.orders;
         const found = await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.customer(customerId) }));
-        if (found.Item?.type !== 'customer') throw new ApiError(404, 'customer_not_found', `There is no customer ${JSON.stringify(customerId)}.`);
+        if (found.Item?.type !== 'customer') throw new ApiError(404, 'customer_not_found', `There is no customer ${quoteInput(customerId)}.`);
         const url = inboxLifecycleUrl(sources);
         if (url === undefined) throw new ApiError(503, 'inbox_not_running', 'The webhook inbox is not running yet: try again in a moment.');
         // One inbox subscription per customer: a second click would only deliver every event twice.

@@ -13,7 +13,7 @@ const relevant = /^(content-type|allow|retry-after|x-ratelimit-.*)$/;
 
 /**
  * Sends one request with node:http, header names exactly as given (so their spelling can be
- * tested), and returns status, the relevant headers (lower-case names) and the JSON body.
+ * tested; as pairs, a name may come more than once), and returns status, the relevant headers (lower-case names) and the JSON body.
  * Every answer must carry `X-Request-Id`, the request's id (the gateway's x-amzn-RequestId,
  * which is the event's requestContext.requestId): the call fails otherwise, so every test
  * of the suite checks it.
@@ -21,11 +21,13 @@ const relevant = /^(content-type|allow|retry-after|x-ratelimit-.*)$/;
 export const send = (
   baseUrl: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string> | Array<[string, string]> } = {},
 ): Promise<HttpAnswer> =>
   new Promise((resolve, reject) => {
     const url = new URL(path, baseUrl);
-    const rawHeaders = ['Host', url.host, ...Object.entries(options.headers ?? {}).flat()];
+    // An array of pairs may name a header more than once.
+    const given = Array.isArray(options.headers) ? options.headers : Object.entries(options.headers ?? {});
+    const rawHeaders = ['Host', url.host, ...given.flat()];
     const req = request(url, { method: options.method ?? 'GET', headers: rawHeaders }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
