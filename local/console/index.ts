@@ -95,7 +95,10 @@ export const createDeveloperConsole = (
   const page = async (query: URLSearchParams): Promise<ReturnType<typeof consolePage>> => {
     const view: ConsoleView = { actionForm, query };
     const rendered = await Promise.all(
-      sections.map(async (section) => ({ id: section.id, title: section.title, body: await section.render(view) })),
+      sections.map(async (section) => {
+        const rendered = await section.render(view);
+        return 'folded' in rendered ? { id: section.id, title: section.title, ...rendered } : { id: section.id, title: section.title, body: rendered };
+      }),
     );
     return consolePage({
       title: 'SIM service: local developer console',

@@ -13,9 +13,11 @@ export interface RenderedSection {
   id: string;
   title: string;
   body: Html;
+  /** Starts folded (nothing to show yet). */
+  folded?: boolean;
 }
 
-/** The whole page: each section folds (a `<details>`, open when the page loads; no script needed). */
+/** The whole page: each section folds (a `<details>`, open when the page loads unless `folded`; no script needed). */
 export const consolePage = (input: { title: string; intro: Html; sections: RenderedSection[]; renderedAt: Date }): Html => html`<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +36,7 @@ ${input.intro}
 </header>
 <main>
 ${input.sections.map((section) => html`<section id="${section.id}">
-<details open>
+${section.folded ? html`<details>` : html`<details open>`}
 <summary><h2>${section.title}</h2></summary>
 ${section.body}
 </details>

@@ -46,7 +46,10 @@ export interface ConsoleSection {
   /** The anchor of the section on the page (`#orders`) and its id. */
   id: string;
   title: string;
-  /** The section's content, read fresh for each page view. */
-  render(view: ConsoleView): Promise<Html>;
+  /**
+   * The section's content, read fresh for each page view; with `folded`, the section starts
+   * folded (a section that has nothing to show yet, so the page stays short).
+   */
+  render(view: ConsoleView): Promise<Html | { body: Html; folded: boolean }>;
   routes?: ConsoleRoute[];
 }

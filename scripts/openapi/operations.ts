@@ -149,7 +149,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'SIMs',
     summary: 'List SIMs',
     description:
-      "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval).",
+      "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. With updated_after the pages follow the order of update instead (page 1 holds the SIMs updated first after the instant, the last page those updated last; changes applied within a moment of each other by different writers may come in either order), and the SIMs of a page are listed by id: a client that pages through from page 1 sees every SIM updated since once, as a sync wants. Either order is stable while the table is unchanged. count and total_pages reflect every change made at least about a second before the request. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval).",
     query: listSimsQuerySchema,
     success: {
       status: 200,

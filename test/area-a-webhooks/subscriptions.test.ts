@@ -123,14 +123,14 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
       ),
     );
     expect(answer(await create(acme(), `{"url":"${hook}","events":[${deep}]}`))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
       ),
     );
     const long = await create(acme(), { url: hook, events: ['e'.repeat(200_000)] });
@@ -138,7 +138,7 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        `events contains unknown event types: "${'e'.repeat(64)}"… (200000 characters); known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.`,
+        `events contains unknown event types: "${'e'.repeat(64)}"… (200000 characters); known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.`,
       ),
     );
     const many = await create(acme(), { url: hook, events: Array.from({ length: 3_000 }, (_, index) => `${'n'.repeat(100)}${index}`) });
@@ -146,7 +146,7 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        `events contains 3000 unknown event types: ${['0', '1', '2'].map((index) => `"${'n'.repeat(64)}"… (${100 + index.length} characters)`).join(', ')} and 2997 more; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified.`,
+        `events contains 3000 unknown event types: ${['0', '1', '2'].map((index) => `"${'n'.repeat(64)}"… (${100 + index.length} characters)`).join(', ')} and 2997 more; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.`,
       ),
     );
     expect((many.body as { detail: string }).detail.length).toBeLessThanOrEqual(512);
