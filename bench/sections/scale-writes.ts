@@ -218,9 +218,9 @@ const recordTargets = (context: SectionContext, result: ScaleWritesResult): void
   context.targets.check({ section, id: 'scale-lag', subject: 'a status change to the count of its list', target: 'L ≤ 2,000 ms', actual: `p50 ${result.lagMs.p50} ms, max ${result.lagMs.max} ms`, met: result.lagMs.max <= 2_000 });
   for (const run of result.hotKeys) {
     const hottest = run.hottest[0];
-    context.targets.check({
-      section, id: 'scale-hot-keys', subject: run.run, target: '≤ 1,000 writes on any partition key per 10,000 changes',
-      actual: `${hottest?.writes ?? 0} on ${hottest?.key ?? '—'} per ${run.changes} changes`, met: (hottest?.writes ?? 0) * (10_000 / run.changes) <= 1_000,
-    });
+    const target = '≤ 1,000 writes on any partition key while 10,000 SIMs change';
+    // A key's writes do not grow in proportion to a run (a bucket holds at most 500 SIMs): only a run of 10,000 shows it.
+    if (run.changes < 10_000) context.targets.skip({ section, id: 'scale-hot-keys', subject: run.run, target, reason: `a run of ${run.changes} changes (--quick)` });
+    else context.targets.check({ section, id: 'scale-hot-keys', subject: run.run, target, actual: `${hottest?.writes ?? 0} on ${hottest?.key ?? '—'}`, met: (hottest?.writes ?? 0) <= 1_000 });
   }
 };
