@@ -20,7 +20,7 @@ import { gsi1, key } from '../../shared/db/keys';
 import { msisdnClaimItem } from '../../shared/sims/msisdn-index';
 import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
-import { formatHundredths, normaliseDecimal, toHundredths } from './decimal';
+import { formatHundredths, normaliseDecimal, toHundredths } from '../../shared/vocabulary/decimal';
 import { customerPaths } from './paths';
 import type { SeedDocument } from './schema';
 

@@ -4,14 +4,25 @@
  * afterwards, in ./validate.ts. Every message completes the sentence "<field> ...".
  */
 import * as v from 'valibot';
-import { parseIsoDateTime } from '../../shared/time/iso-date-time';
+import {
+  connectionStatuses,
+  customerSchema,
+  dataBundleSchema,
+  decimal,
+  email,
+  entry,
+  flag,
+  iccid,
+  identifier,
+  isoWithOffset,
+  picklist,
+  simFields,
+  simStatuses,
+  text,
+} from '../../shared/vocabulary/fields';
 import { apiKeyPattern, bearerTokenPattern } from './credentials';
-import { decimalPattern } from './decimal';
 
-/** SIM status values (SPEC.md, "SIM status"). */
-export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
-/** SIM connection_status values. */
-export const connectionStatuses = ['active', 'inactive'] as const;
+export { connectionStatuses, customerSchema, dataBundleSchema, simStatuses };
 /** Plan categories. */
 export const planCategories = ['business_travel', 'business_topup', 'travel', 'travel_topup', 'physical', 'iot_contract'] as const;
 /** Stock unit kinds. */
@@ -19,31 +30,7 @@ export const stockKinds = ['esim', 'physical'] as const;
 /** Storefront account types. */
 export const accountTypes = ['consumer', 'traveler', 'business', 'reseller'] as const;
 
-const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
-
-const text = () => v.pipe(v.string('must be a string'), v.check((value) => value.trim() !== '', 'must not be empty'));
-const identifier = () => v.pipe(v.string('must be a string'), v.regex(/^\S+$/, 'must be a non-empty string without spaces'));
-const flag = () => v.boolean('must be true or false');
-const email = () => v.pipe(v.string('must be a string'), v.regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'));
-const decimal = () =>
-  v.pipe(v.string('must be a decimal string such as "12.50"'), v.regex(decimalPattern, 'must be a decimal string such as "12.50" (at most two decimal places)'));
-const iccid = () => v.pipe(v.string('must be a string of digits'), v.regex(/^\d{1,20}$/, 'must be 1 to 20 digits'));
-const picklist = <T extends readonly [string, ...string[]]>(values: T) => v.picklist(values, oneOf(values));
-const isoWithOffset = () =>
-  v.pipe(
-    v.string('must be a string'),
-    v.check((value) => parseIsoDateTime(value, { requireOffset: true }) !== undefined, 'must be an ISO-8601 date-time with a UTC offset, such as "2026-11-20T10:00:00+00:00"'),
-  );
-const entry = <T extends v.ObjectEntries>(entries: T) => v.strictObject(entries, 'must be an object');
 const section = <T extends v.GenericSchema>(item: T) => v.nullish(v.array(item, 'must be an array'), () => []);
-
-/** customers[]: parent null (or absent) for a top-level customer group. */
-export const customerSchema = entry({
-  id: identifier(),
-  name: text(),
-  parent: v.nullish(identifier(), null),
-  sms_enabled: flag(),
-});
 
 /** users[]: `developer` is the role Area A requires. */
 export const userSchema = entry({
@@ -74,34 +61,12 @@ export const apiKeySchema = entry({
   revoked: v.optional(flag(), false),
 });
 
-/** data_bundles[]: pool_used_mb is computed from the bundle's SIMs, never given. */
-export const dataBundleSchema = entry({
-  id: identifier(),
-  customer: identifier(),
-  allowance_mb: decimal(),
-  monthly_cost: decimal(),
-  per_sim_access_fee: decimal(),
-});
-
 /** sims[]: `updated_at` absent means "now" at load time. */
 export const simSchema = entry({
-  id: v.pipe(
-    v.number('must be a positive integer'),
-    v.safeInteger('must be a positive integer'),
-    v.minValue(1, 'must be a positive integer'),
-    v.maxValue(999_999_999_999_999, 'must have at most 15 digits'),
-  ),
-  iccid: iccid(),
-  msisdn: v.nullish(text(), null),
-  status: picklist(simStatuses),
-  connection_status: picklist(connectionStatuses),
-  customer: identifier(),
-  tariff_name: v.nullish(text(), null),
+  ...simFields,
   data_used_mb: decimal(),
   data_overage_mb: decimal(),
-  base_cost: decimal(),
   overage_cost: decimal(),
-  data_bundle: v.nullish(identifier(), null),
   updated_at: v.optional(isoWithOffset()),
 });
 
