@@ -17,6 +17,7 @@ import { parseSeedDocument } from '../../local/seed/validate';
 import type { SimItem } from '../../shared/db/items';
 import { bulkEntryAndCountItems, positionAssigner, readyGroupItems } from '../../shared/sim-lists/bulk-build';
 import { fencesForIds } from '../../shared/sim-lists/fences';
+import { directoryItems } from '../../shared/groups/directory';
 import type { BenchCredential } from './bench-seed';
 
 /** The fleet's tree: the group, two regions, three sites. */
@@ -125,6 +126,7 @@ function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string,
       api_keys: [{ key: fleet.apiKey, customer: 'scale', revoked: false }],
     }),
   );
+  yield* directoryItems({ customers: scaleCustomers.map((customer) => ({ id: customer.id, name: customer.name, path: paths.get(customer.id)! })), bundles: [], poolUsage: [] }) as unknown as Record<string, unknown>[];
   const ids = Array.from({ length: fleet.sims }, (_, index) => fleet.firstId + index);
   const fences = fencesForIds(ids);
   yield* readyGroupItems(fleet.groupId, fences, ids.at(-1)!);

@@ -1,12 +1,15 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sendUnlessConditionFails } from '../../shared/db/conditions';
-import type { CustomerItem, SimItem } from '../../shared/db/items';
+import type { CustomerItem, DataBundleItem, SimItem } from '../../shared/db/items';
 import { key } from '../../shared/db/keys';
 import { assignBulkPositions, bulkIndexItems } from '../../shared/sim-lists/bulk-build';
 import { fenceItems } from '../../shared/sim-lists/fences';
 import { msisdnDigits, msisdnHolders } from '../../shared/sims/msisdn-index';
 import { putSims } from '../../shared/sims/sim-writes';
+import { directoryItems, mergeDirectory } from '../../shared/groups/directory';
+import { poolContributionItem, poolContributionOf } from '../../shared/sim-lists/pools';
+import { toHundredths } from '../../shared/sims/amounts';
 import { seedItems } from './items';
 import { entryLabel, parseSeedDocument, SeedValidationError, type SeedDocument } from './validate';
 
@@ -81,8 +84,14 @@ export const loadSeedDocument = async (
     .map((customer) => customer.id);
   const newGroups: string[] = [];
   const streamed = options.listIndex === 'stream';
+  const customers = items.filter((item) => item.type === 'customer') as unknown as CustomerItem[];
+  const bundles = (items.filter((item) => item.type === 'data_bundle') as unknown as DataBundleItem[]).map((bundle) => ({
+    id: bundle.id, customer: bundle.customer_id, allowance_mb: bundle.allowance_mb, monthly_cost: bundle.monthly_cost, per_sim_access_fee: bundle.per_sim_access_fee,
+  }));
+  const directories = directoryItems({ customers, bundles, poolUsage: streamed ? [] : poolUsageOf(sims) });
   if (!streamed) {
-    items.push(...assignBulkPositions(sims, now.getTime()), ...bulkIndexItems(sims, groupIds));
+    items.push(...assignBulkPositions(sims, now.getTime()), ...bulkIndexItems(sims, groupIds), ...(directories as unknown as Record<string, unknown>[]));
+    items.push(...sims.flatMap((sim) => { const share = poolContributionOf(sim); return share ? [poolContributionItem(share)] : []; }));
   } else {
     // META only for groups this load creates (a group of an earlier version waits for rebuild-list-index).
     for (const groupId of groupIds) {
@@ -101,12 +110,14 @@ export const loadSeedDocument = async (
     if (keys.has(itemKey)) throw new Error(`two seed items share the key ${String(item.PK)} / ${String(item.SK)}`);
     keys.add(itemKey);
   }
-  // A new group's empty list index comes before its SIMs, so that the stream consumer counts them.
+  // A new group's empty list index and its directory come before its SIMs, so that the stream
+  // consumer counts them; an existing group's directory learns the document's customers and bundles.
   for (const groupId of newGroups) {
     for (const item of fenceItems(groupId, [0], { maxId: 0, state: 'ready', buildStartedMs: 0 })) {
       await sendUnlessConditionFails(documents, new PutCommand({ TableName: target.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
     }
   }
+  if (streamed) for (const directory of directories) await mergeDirectory(table, directory);
   // On a table in use, SIMs go through the SIM write path (shared/sims/sim-writes.ts) after the rest.
   const written = streamed ? items.filter((item) => item.type !== 'sim') : items;
   const batches: WriteRequest[][] = [];
@@ -130,6 +141,10 @@ export const loadSeedDocument = async (
   if (streamed) await putSims(table, sims, now.getTime());
   return { items: items.length, counts };
 };
+
+/** Each SIM on a bundle with its usage in hundredths (a bulk-built directory's pool sums). */
+const poolUsageOf = (sims: readonly SimItem[]) =>
+  sims.flatMap((sim) => (sim.data_bundle ? [{ simId: sim.id, bundleId: sim.data_bundle.id, hundredths: toHundredths(sim.data_used_mb) }] : []));
 
 /**
  * Refuses (SeedValidationError, naming each entry) a document whose SIM would take an MSISDN

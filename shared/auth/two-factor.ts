@@ -142,15 +142,16 @@ export const authenticateDeveloper = async (deps: AuthDeps, request: RequestCred
   (await authenticateDeveloperWith(deps, request)).caller;
 
 /**
- * authenticateDeveloper, reading one more item (`also`) in the same BatchGetItem: a route's
- * own item, for a request expected to pass (shared/http/developer-route.ts, warm requests).
- * The item is returned only with a verified caller; a failure throws as authenticateDeveloper.
+ * authenticateDeveloper, reading more items (`also`) in the same BatchGetItem: a route's own
+ * items, for a request expected to pass (shared/http/developer-route.ts, warm requests). They
+ * are returned (in their keys' order) only with a verified caller; a failure throws as
+ * authenticateDeveloper.
  */
 export const authenticateDeveloperWith = async (
   deps: AuthDeps,
   request: RequestCredentials,
-  also?: TableKey,
-): Promise<{ caller: DeveloperCaller; also?: Record<string, unknown> }> => {
+  also?: readonly TableKey[],
+): Promise<{ caller: DeveloperCaller; also?: (Record<string, unknown> | undefined)[] }> => {
   const { headers } = request;
   if (valueCount(request, 'authorization') > 1) throw errors.bearerTwice();
   const bearer = bearerCredential(headers);
@@ -164,7 +165,7 @@ export const authenticateDeveloperWith = async (
   const tokenKey = key.bearerToken(token.prefix);
   const apiKeyKey = apiKey ? key.apiKey(apiKey.prefix) : undefined;
   const keys = apiKeyKey ? [tokenKey, apiKeyKey] : [tokenKey];
-  const items = await batchGetItems(deps.db, deps.tableName, also ? [...keys, also] : keys, { consistentRead: true });
+  const items = await batchGetItems(deps.db, deps.tableName, also ? [...keys, ...also] : keys, { consistentRead: true });
   const itemWithKey = (wanted: { PK: string; SK: string }) =>
     items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK);
 
@@ -194,5 +195,5 @@ export const authenticateDeveloperWith = async (
     customerId: keyItem.customer_id,
     customerPath: [...keyItem.customer_path],
   };
-  return also ? { caller, also: itemWithKey(also) } : { caller };
+  return also ? { caller, also: also.map(itemWithKey) } : { caller };
 };

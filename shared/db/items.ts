@@ -127,6 +127,22 @@ export interface SimListMetaItem {
   version: number;
 }
 
+/**
+ * A customer group's directory (issue #20, shared/groups/directory.ts): its customers' names,
+ * its data bundles' figures, and, as attributes `pool#<bundle>#<shard>`, each bundle's pool
+ * usage per shard in hundredths of a MB. `version` guards the customers and bundles (operator
+ * feed), `pool_version` the pool shards (the stream consumer's recounts).
+ */
+export interface GroupDirectoryItem {
+  PK: string; SK: string;
+  type: 'group_directory';
+  group_id: string;
+  customers: Record<string, { name: string; source_ms?: number }>;
+  bundles: Record<string, { customer: string; allowance_mb: string; monthly_cost: string; per_sim_access_fee: string; source_ms?: number }>;
+  version: number;
+  pool_version: number;
+}
+
 /** A sealed page of a group's id fences: the lower bounds of buckets `page * 256 ...`. */
 export interface SimListFencePageItem {
   PK: string; SK: string;

@@ -82,6 +82,12 @@ export const key = {
     PK: `SIMLT#${customerId}#${day}#${bucket}`,
     SK: `${prefix}#${padId(updatedAtMs)}#${padId(simId)}`,
   }),
+  /** A customer group's directory (issue #20): its customers' names, its bundles' figures and pool usage (shared/groups/directory.ts). */
+  groupDirectory: (groupId: string) => ({ PK: `GROUP#${groupId}`, SK: 'DIRECTORY' }),
+  /** A SIM's share of its bundle's pool, in one of the bundle's pool shards (shared/sim-lists/pools.ts). */
+  poolContribution: (bundleId: string, shard: number, simId: number) => ({ PK: `POOLC#${bundleId}#${shard}`, SK: padId(simId) }),
+  /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
+  simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day. */
   simListTimeCounts: (customerId: string, day: string, page: number) => ({ PK: `SIMLTC#${customerId}`, SK: `${day}#${pad(page, 6)}` }),
 };
@@ -116,6 +122,8 @@ export const partition = {
   simListTimeBucket: (customerId: string, day: string, bucket: number) => `SIMLT#${customerId}#${day}#${bucket}`,
   /** Every count page of a customer's list in order of update (key.simListTimeCounts). */
   simListTimeCounts: (customerId: string) => `SIMLTC#${customerId}`,
+  /** One pool shard of a bundle (key.poolContribution). */
+  poolShard: (bundleId: string, shard: number) => `POOLC#${bundleId}#${shard}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */

@@ -1,8 +1,8 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { cachedCaller, forgetCaller, rememberCaller, sameCaller } from '../auth/caller-cache';
 import { authenticateDeveloper, authenticateDeveloperWith, type DeveloperCaller } from '../auth/two-factor';
-import type { TableKey } from '../db/batch-get';
+import { batchGetItems, type TableKey } from '../db/batch-get';
 import type { TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import { consumeRateLimit, expectsAdmission, type RateLimitOutcome } from '../rate-limit/rate-limit';
@@ -61,12 +61,13 @@ export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps, Loo
    */
   lookup?: (event: APIGatewayProxyEvent, deps: Deps) => Promise<Looked>;
   /**
-   * Instead of `prepare`: the key of the one item the route reads (it may throw a validation
-   * error, kept for `prepared()` like prepare's). `prepared()` then gives the item (undefined
-   * when absent). Read like prepare's read, except on a warm request expected to be admitted,
-   * where it rides in the authentication BatchGetItem: 2 calls in 1 round trip.
+   * Instead of `prepare`: the keys of the items the route reads, for the caller (it may throw a
+   * validation error, kept for `prepared()` like prepare's). `prepared()` then gives the items in
+   * the keys' order (undefined for one absent). Read like prepare's read (one BatchGetItem),
+   * except on a warm request expected to be admitted, where they ride in the authentication
+   * BatchGetItem: 2 calls in 1 round trip.
    */
-  item?: (event: APIGatewayProxyEvent) => TableKey;
+  items?: (event: APIGatewayProxyEvent, caller: DeveloperCaller) => TableKey[];
   /** The dependencies, built once per container (functions/ builds them with developerDeps; tests pass their own). */
   deps: Deps;
 }
@@ -76,18 +77,26 @@ interface Admitted {
   prepared: () => Promise<unknown>;
 }
 
-/** The key a route's `item` names; none when it throws (prepareFor then keeps that error for prepared()). */
-const keyOf = (item: (event: APIGatewayProxyEvent) => TableKey, event: APIGatewayProxyEvent): { key?: TableKey } => {
+/** The keys a route's `items` names; none when it throws (prepareFor then keeps that error for prepared()). */
+const keysOf = (
+  items: (event: APIGatewayProxyEvent, caller: DeveloperCaller) => TableKey[],
+  event: APIGatewayProxyEvent,
+  caller: DeveloperCaller,
+): { keys?: TableKey[] } => {
   try {
-    return { key: item(event) };
+    return { keys: items(event, caller) };
   } catch {
     return {};
   }
 };
 
-/** One item by key (eventually consistent); undefined when absent. */
-const getItem = async (deps: DeveloperDeps, itemKey: TableKey): Promise<Record<string, unknown> | undefined> =>
-  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey }))).Item;
+/** Items by key (one BatchGetItem, eventually consistent), in the keys' order; undefined for one absent. */
+const getItems = async (deps: DeveloperDeps, keys: TableKey[]): Promise<(Record<string, unknown> | undefined)[]> =>
+  inKeyOrder(keys, await batchGetItems(deps.db, deps.tableName, keys));
+
+/** Found items in the order of their keys (undefined for one not found). */
+export const inKeyOrder = (keys: readonly TableKey[], found: readonly Record<string, unknown>[]): (Record<string, unknown> | undefined)[] =>
+  keys.map((wanted) => found.find((item) => item.PK === wanted.PK && item.SK === wanted.SK));
 
 /** A started promise whose rejection is left for its reader (no unhandled-rejection warning). */
 const started = <T>(promise: Promise<T>): Promise<T> => {
@@ -122,11 +131,11 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
     const prepareFor = (caller: DeveloperCaller) =>
       started(
         (async () => {
-          if (options.item) return (await getItem(resolved, options.item(event))) as Prepared;
+          if (options.items) return (await getItems(resolved, options.items(event, caller))) as Prepared;
           return options.prepare ? options.prepare({ event, caller, looked }, resolved) : (undefined as Prepared);
         })(),
       );
-    const hasRead = options.prepare !== undefined || options.item !== undefined;
+    const hasRead = options.prepare !== undefined || options.items !== undefined;
     const prepareEarly = (caller: DeveloperCaller) =>
       hasRead && expectsAdmission(resolved, countFor(caller)) ? prepareFor(caller) : undefined;
 
@@ -135,12 +144,12 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
     let limit: RateLimitOutcome;
     let prepared: Promise<Prepared> | undefined;
     if (hint) {
-      // The route's item rides in the authentication read when admission is expected.
+      // The route's items ride in the authentication read when admission is expected.
       const expected = hasRead && expectsAdmission(resolved, countFor(hint));
-      const itemKey = expected && options.item ? keyOf(options.item, event) : undefined;
-      prepared = expected && !itemKey?.key ? prepareFor(hint) : undefined;
+      const itemKeys = expected && options.items ? keysOf(options.items, event, hint) : undefined;
+      prepared = expected && !itemKeys?.keys ? prepareFor(hint) : undefined;
       const [verified, counted] = await Promise.allSettled([
-        authenticateDeveloperWith(resolved, event, itemKey?.key),
+        authenticateDeveloperWith(resolved, event, itemKeys?.keys),
         started(consumeRateLimit(resolved, countFor(hint))),
       ]);
       if (verified.status === 'rejected') {
@@ -148,7 +157,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
         throw verified.reason;
       }
       caller = verified.value.caller;
-      if (itemKey?.key) prepared = Promise.resolve(verified.value.also as Prepared);
+      if (itemKeys?.keys) prepared = Promise.resolve(verified.value.also as Prepared);
       if (sameCaller(caller, hint)) {
         if (counted.status === 'rejected') throw counted.reason;
         limit = counted.value;
@@ -174,7 +183,7 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
 
 /**
  * Builds an Area A route on httpRoute: the JSON error envelope, then developerGuard (two
- * factors, rate limit and its headers, the optional `prepare` step or `item` read, beside the
+ * factors, rate limit and its headers, the optional `prepare` step or `items` read, beside the
  * rate-limit write when that is expected to admit), then JSON body parsing when asked, then
  * `handler` with the verified caller.
  * Order of answers: authentication (401/403), then rate limit (429), then validation and

@@ -6,6 +6,7 @@ import { queryPages } from '../db/query-pages';
 import { entriesOf, updatedAtOfTimeEntry, type CountSlot, type ListEntry } from './entries';
 import { coverId, cutTail, readGroupFences, type GroupFences, type ListTable } from './fences';
 import { countAttribute, highAttribute, lowAttribute } from './layout';
+import { poolContributionItem, poolContributionOf, recountPools } from './pools';
 
 /** One change of a SIM item, as the table's stream tells it: the item before and after (absent when created or removed). */
 export interface SimChangeRecord {
@@ -19,6 +20,7 @@ export interface MaintainResult {
   entriesDeleted: number;
   pagesRecounted: number;
   scopeItemsWritten: number;
+  poolShardsRecounted: number;
 }
 
 /** Most attempts of a count page's recount before the batch fails (and the stream retries it). */
@@ -42,7 +44,9 @@ const groupOf = (sim: SimItem): string => sim.customer_path[0]!;
  *    another consumer wrote the page in between: a count is never incremented, so a replay
  *    cannot count a change twice, and a recount always starts after this batch's own entry
  *    writes ended, so no change is lost either;
- * 3. a group's last id bucket is cut when it holds more than idBucketSize SIMs.
+ * 3. a group's last id bucket is cut when it holds more than idBucketSize SIMs;
+ * 4. each SIM on a bundle keeps one pool contribution entry, and the pool shards touched are
+ *    summed again into the group's directory the same way (./pools.ts).
  * A SIM image is listed when its group has a list index whose count started at or before the
  * image's `listed_at_ms` (fresh groups: always; groups of an earlier version: once marked by
  * `rebuild-list-index`). While a group is not `ready`, its sim_scope items are kept too, since
@@ -66,6 +70,7 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
 
   const writes = new Map<string, IndexWrite>();
   const touched = new Map<string, CountSlot>();
+  const touchedPools = new Map<string, Map<string, { bundleId: string; shard: number }>>();
   for (const change of changes) {
     const before = change.old && isListed(change.old, groups) ? entriesOf(change.old, groups.get(groupOf(change.old))!.fences) : [];
     const after = change.new && isListed(change.new, groups) ? entriesOf(change.new, groups.get(groupOf(change.new))!.fences) : [];
@@ -80,6 +85,19 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
       touched.set(slotKey(entry.count), entry.count);
     }
     for (const write of legacyScopeWrites(change, groups)) writes.set(entryKey(write), write);
+    // The SIM's share of its bundle's pool (./pools.ts).
+    const oldShare = change.old && isListed(change.old, groups) ? poolContributionOf(change.old) : undefined;
+    const newShare = change.new && isListed(change.new, groups) ? poolContributionOf(change.new) : undefined;
+    if (oldShare && (!newShare || entryKey(oldShare) !== entryKey(newShare))) writes.set(entryKey(oldShare), { PK: oldShare.PK, SK: oldShare.SK, put: false, pool: true });
+    if (newShare && (!oldShare || entryKey(oldShare) !== entryKey(newShare) || oldShare.v !== newShare.v)) {
+      writes.set(entryKey(newShare), { PK: newShare.PK, SK: newShare.SK, put: true, item: poolContributionItem(newShare), pool: true });
+    }
+    for (const share of [oldShare, newShare]) {
+      if (!share || (oldShare && newShare && entryKey(oldShare) === entryKey(newShare) && oldShare.v === newShare.v)) continue;
+      let shards = touchedPools.get(share.groupId);
+      if (!shards) touchedPools.set(share.groupId, (shards = new Map()));
+      shards.set(share.PK, { bundleId: share.bundleId, shard: share.shard });
+    }
   }
   const all = [...writes.values()];
   await writeAll(table, all);
@@ -90,6 +108,7 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
     byPage.set(pageKey, [...(byPage.get(pageKey) ?? []), slot]);
   }
   const recounted = await Promise.all([...byPage.values()].map((slots) => recountPage(table, slots)));
+  await Promise.all([...touchedPools].map(([groupId, shards]) => recountPools(table, groupId, [...shards.values()])));
 
   // A group's last id bucket, once it holds more than a bucket's worth of the group's SIMs, is cut.
   for (const [groupId, fences] of groups) {
@@ -100,12 +119,13 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
       if (last) await cutTail(table, groupId, fences, last.total);
     }
   }
-  const entries = all.filter((write) => !write.scope);
+  const entries = all.filter((write) => !write.scope && !write.pool);
   return {
     entriesPut: entries.filter((write) => write.put).length,
     entriesDeleted: entries.filter((write) => !write.put).length,
     pagesRecounted: recounted.length,
-    scopeItemsWritten: all.length - entries.length,
+    scopeItemsWritten: all.filter((write) => write.scope).length,
+    poolShardsRecounted: [...touchedPools.values()].reduce((sum, shards) => sum + shards.size, 0),
   };
 };
 
@@ -114,9 +134,10 @@ interface IndexWrite {
   PK: string;
   SK: string;
   put: boolean;
-  /** The whole item to put, for a sim_scope item (an entry is its key alone). */
+  /** The whole item to put, for a sim_scope item or a pool contribution (an entry is its key alone). */
   item?: Record<string, unknown>;
   scope?: boolean;
+  pool?: boolean;
 }
 
 const entryKey = (entry: Pick<ListEntry, 'PK' | 'SK'>): string => `${entry.PK}\u0000${entry.SK}`;

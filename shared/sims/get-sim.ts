@@ -3,6 +3,7 @@ import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../http/api-error';
 import type { SimDeps, SimScope } from './deps';
+import type { GroupDirectory } from '../groups/directory';
 import { simInScope, simObject, type SimObject } from './sim-object';
 
 /** The 404 of a SIM that does not exist or is outside the key's scope: one body for both. */
@@ -46,9 +47,9 @@ export const readSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, simId: nu
  * does not exist or belongs to a customer outside the key's scope (a sub-customer's key never
  * sees its parent's or a sibling's SIMs).
  */
-export const simForScope = (sim: SimItem | undefined, scope: SimScope): SimObject => {
+export const simForScope = (sim: SimItem | undefined, scope: SimScope, directory?: GroupDirectory): SimObject => {
   if (!sim || !simInScope(sim, scope.customerId)) throw simNotFound();
-  return simObject(sim, scope.customerId);
+  return simObject(sim, scope.customerId, directory);
 };
 
 /** A2 in one call: read the SIM and answer it within the scope (see simForScope). */

@@ -4,6 +4,7 @@ import type { CustomerItem, SimItem } from '../db/items';
 import { isUsablePartitionKey } from '../db/key-limits';
 import { gsi1Partition, key, partition } from '../db/keys';
 import { ApiError } from '../http/api-error';
+import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { readListDirectory, readListIds, type ListDirectory, type ListRequest } from '../sim-lists/read-list';
 import type { SimDeps, SimScope } from './deps';
 import { parseListSimsQuery, type ListSimsFilters } from './list-query';
@@ -23,6 +24,8 @@ export interface ListSimsPlan {
   filters: ListSimsFilters;
   request: ListRequest;
   directory: ListDirectory;
+  /** The group's names, bundle figures and pool usage (shared/groups/directory.ts), read beside the list's directory. */
+  group?: GroupDirectory;
   /** `SCOPE#<customer>`: the key's customer, or the customer named by `customer` (groups not on the index). */
   partitionKey: string;
   /** Only SIMs owned directly by this customer (the `customer` filter). */
@@ -87,8 +90,8 @@ export const planListSims = async (
     page: filters.page,
     pageSize: filters.page_size,
   };
-  const directory = await readListDirectory(deps, request);
-  return { filters, request, directory, partitionKey: partition.simScope(customerId), ...(ownerId === undefined ? {} : { ownerId }) };
+  const [directory, group] = await Promise.all([readListDirectory(deps, request), readGroupDirectory(deps, request.groupId)]);
+  return { filters, request, directory, group, partitionKey: partition.simScope(customerId), ...(ownerId === undefined ? {} : { ownerId }) };
 };
 
 const scopeFilter = (plan: ListSimsPlan): ScopeFilter | undefined => {
@@ -142,7 +145,7 @@ export const listSims = async (deps: SimDeps, scope: SimScope, plan: ListSimsPla
   const results = pageIds.flatMap((id) => {
     const sim = byId.get(id);
     // An entry without its SIM (a removal not yet applied to the index) is left out rather than failing the page.
-    return sim && sim.type === 'sim' ? [simObject(sim, scope.customerId)] : [];
+    return sim && sim.type === 'sim' ? [simObject(sim, scope.customerId, plan.group)] : [];
   });
   return { count, page, page_size: pageSize, total_pages: Math.ceil(count / pageSize), results };
 };

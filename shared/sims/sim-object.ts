@@ -1,5 +1,6 @@
 import type { SimItem } from '../db/items';
-import { formatGbp, megabytes, pounds, toHundredths } from './amounts';
+import type { GroupDirectory } from '../groups/directory';
+import { formatDecimal, formatGbp, megabytes, pounds, toHundredths } from './amounts';
 import type { SimObject } from './sim-schema';
 
 /** The SIM object and its data bundle: types of the schemas in ./sim-schema.ts (SPEC.md, "SIM object"). */
@@ -21,17 +22,24 @@ export const simInScope = (sim: Pick<SimItem, 'customer_path'>, scopeCustomerId:
  * decimals, costs as GBP with the pound sign and total_cost = base + overage exactly (in
  * pence); `group` null for the key's own customer's SIMs and the owning sub-customer's name
  * otherwise; data_bundle only for a SIM on a bundle, MB as two-decimal strings and costs as
- * GBP; updated_at in UTC with "+00:00".
+ * GBP; updated_at in UTC with "+00:00". The group's directory, when given, says the owner's name
+ * and the bundle's figures and pool usage as they are now (shared/groups/directory.ts); without
+ * it (or for a name or bundle it does not hold) the copies on the SIM item answer.
  */
-export const simObject = (sim: SimItem, scopeCustomerId: string): SimObject => ({
+export const simObject = (sim: SimItem, scopeCustomerId: string, directory?: GroupDirectory): SimObject => {
+  const customerName = directory?.customers[sim.customer_id]?.name ?? sim.customer_name;
+  const bundleId = sim.data_bundle?.id;
+  const figures = bundleId === undefined ? undefined : { ...sim.data_bundle!, ...directory?.bundles[bundleId] };
+  const poolUsed = bundleId === undefined ? undefined : directory?.poolUsed.get(bundleId);
+  return {
   id: sim.id,
   iccid: sim.iccid,
   msisdn: sim.msisdn ?? null,
   // The seed loader and the writers keep these within the spec's values.
   status: sim.status as SimObject['status'],
   connection_status: sim.connection_status as SimObject['connection_status'],
-  customer_name: sim.customer_name,
-  group: sim.customer_id === scopeCustomerId ? null : sim.customer_name,
+  customer_name: customerName,
+  group: sim.customer_id === scopeCustomerId ? null : customerName,
   tariff_name: sim.tariff_name ?? null,
   usage: { data_used_mb: megabytes(sim.data_used_mb), data_overage_mb: megabytes(sim.data_overage_mb) },
   cost: {
@@ -40,15 +48,16 @@ export const simObject = (sim: SimItem, scopeCustomerId: string): SimObject => (
     overage_cost: pounds(sim.overage_cost),
     total_cost: formatGbp(toHundredths(sim.base_cost) + toHundredths(sim.overage_cost)),
   },
-  data_bundle: sim.data_bundle
+  data_bundle: figures
     ? {
         is_data_bundle: true,
-        bundle_data_allowance_mb: megabytes(sim.data_bundle.allowance_mb),
-        bundle_monthly_cost: pounds(sim.data_bundle.monthly_cost),
-        per_sim_access_fee: pounds(sim.data_bundle.per_sim_access_fee),
-        pool_used_mb: megabytes(sim.data_bundle.pool_used_mb),
-        pool_total_mb: megabytes(sim.data_bundle.allowance_mb),
+        bundle_data_allowance_mb: megabytes(figures.allowance_mb),
+        bundle_monthly_cost: pounds(figures.monthly_cost),
+        per_sim_access_fee: pounds(figures.per_sim_access_fee),
+        pool_used_mb: poolUsed === undefined ? megabytes(figures.pool_used_mb) : formatDecimal(poolUsed),
+        pool_total_mb: megabytes(figures.allowance_mb),
       }
     : null,
   updated_at: typeof sim.updated_at_ms === 'number' ? isoWithOffset(sim.updated_at_ms) : sim.updated_at,
-});
+  };
+};

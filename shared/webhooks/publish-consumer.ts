@@ -1,7 +1,10 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '../db/client';
+import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import type { CustomerItem, WebhookSubscriptionItem } from '../db/items';
 import { key } from '../db/keys';
 import { sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
@@ -69,11 +72,12 @@ export const publishLifecycleEvents =
     withInvocation(context, { consumer: 'publish-lifecycle-events' }, async () => {
       if (logKeys().cold_start === true) recordMetric('ColdStart', { function_name: context.functionName });
       const subscriptionsOf = cachedSubscriptions(deps);
+      const directoriesOf = cachedDirectories(deps);
       for (const record of event.Records) {
         // A record's stream event id is its correlation id: on every line about it, and in the
         // message attributes of the delivery jobs it queues (so in the deliveries' lines too).
         const keys = { correlation_id: record.eventID, stream_sequence_number: record.dynamodb?.SequenceNumber };
-        const published = await withLogKeys(keys, () => publishRecord(deps, record, subscriptionsOf));
+        const published = await withLogKeys(keys, () => publishRecord(deps, record, subscriptionsOf, directoriesOf));
         if (!published) return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
       }
       return { batchItemFailures: [] };
@@ -92,14 +96,27 @@ const cachedSubscriptions = (deps: PublishDeps) => {
   };
 };
 
+/** The directories of customer groups (names, bundle figures, pool usage), read once per batch. */
+const cachedDirectories = (deps: PublishDeps) => {
+  const cache = new Map<string, Promise<GroupDirectory | undefined>>();
+  return (groupId: string): Promise<GroupDirectory | undefined> => {
+    let found = cache.get(groupId);
+    if (!found) cache.set(groupId, (found = readGroupDirectory(deps, groupId)));
+    return found;
+  };
+};
+
 /** Queues the delivery jobs of one stream record's events; false (logged) when that failed. */
 const publishRecord = async (
   deps: PublishDeps,
   record: DynamoDBRecord,
   subscriptionsOf: (customerId: string) => Promise<WebhookSubscriptionItem[]>,
+  directoriesOf: (groupId: string) => Promise<GroupDirectory | undefined>,
 ): Promise<boolean> => {
   try {
-    const changes = lifecycleChanges(record);
+    const image = unmarshall((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>) as { type?: string; customer_path?: string[] };
+    const directory = image.type === 'sim' && image.customer_path?.[0] ? await directoriesOf(image.customer_path[0]) : undefined;
+    const changes = lifecycleChanges(record, () => directory);
     if (changes.length === 0) return true;
     const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
     if (jobs.length > 0) await deps.queue.enqueue(jobs);

@@ -3,6 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ApiKeyItem, BearerTokenItem, SimItem, SmsInboundItem } from '../db/items';
+import type { GroupDirectory } from '../groups/directory';
 import { isoWithOffset, simObject } from '../sims/sim-object';
 import type { EventType, LifecycleEvent, LifecycleEventData } from './event-types';
 
@@ -53,13 +54,13 @@ const image = (value: unknown): Record<string, unknown> | undefined =>
 /** Fields whose change is a change of month-to-date usage or cost (usage.updated). */
 const usageFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_cost'] as const;
 
-const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old: SimItem | undefined): LifecycleChange[] => {
+const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old: SimItem | undefined, directory?: GroupDirectory): LifecycleChange[] => {
   const changes: LifecycleChange[] = [];
   const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
   const statusEvents: Record<string, 'line.activated' | 'line.suspended'> = { active: 'line.activated', suspended: 'line.suspended' };
   const statusType = statusEvents[sim.status];
   if (statusType && old?.status !== sim.status) {
-    changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber) }) });
+    changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber, directory) }) });
   }
   if (old && usageFields.some((field) => String(old[field]) !== String(sim[field]))) {
     changes.push({
@@ -67,7 +68,7 @@ const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old
       id: eventId(record, 'usage.updated'),
       type: 'usage.updated',
       dataFor: (subscriber) => {
-        const shown = simObject(sim, subscriber);
+        const shown = simObject(sim, subscriber, directory);
         return { iccid: shown.iccid, usage: shown.usage, cost: shown.cost };
       },
     });
@@ -132,15 +133,20 @@ const inboundChanges = (record: DynamoDBRecord, timestamp: string, item: SmsInbo
  * - a credential that gains `verified_at` (its first successful authentication): identity.verified;
  * - a received SMS inserted (shared/sms/inbound.ts, taken once per inbound message): sms.received.
  * Anything else (removals, other items, writes that change none of these) makes no event.
+ * A SIM's data is shown with its group's directory as `directories` gives it (names, bundle
+ * figures and pool usage as they are now; shared/groups/directory.ts).
  */
-export const lifecycleChanges = (record: DynamoDBRecord): LifecycleChange[] => {
+export const lifecycleChanges = (record: DynamoDBRecord, directories: (groupId: string) => GroupDirectory | undefined = () => undefined): LifecycleChange[] => {
   if (record.eventName === 'REMOVE') return [];
   const item = image(record.dynamodb?.NewImage);
   if (!item) return [];
   const old = record.eventName === 'MODIFY' ? image(record.dynamodb?.OldImage) : undefined;
   const seconds = record.dynamodb?.ApproximateCreationDateTime;
   const timestamp = isoWithOffset(typeof seconds === 'number' ? Math.round(seconds * 1000) : Date.now());
-  if (item.type === 'sim') return simChanges(record, timestamp, item as unknown as SimItem, old?.type === 'sim' ? (old as unknown as SimItem) : undefined);
+  if (item.type === 'sim') {
+    const sim = item as unknown as SimItem;
+    return simChanges(record, timestamp, sim, old?.type === 'sim' ? (old as unknown as SimItem) : undefined, directories(sim.customer_path[0]!));
+  }
   if (item.type === 'sms_inbound') return record.eventName === 'INSERT' ? inboundChanges(record, timestamp, item as unknown as SmsInboundItem) : [];
   if (item.type === 'bearer_token' || item.type === 'api_key') {
     return credentialChanges(record, timestamp, item as Credential, old?.type === item.type ? (old as Credential) : undefined);

@@ -53,15 +53,17 @@ const fullSimReads = (calls: CallCounter['calls']): number[] =>
   });
 
 describe('DynamoDB calls per request', () => {
-  it('reads a SIM in 3 calls and 2 round trips: auth BatchGet, then the rate-limit update beside the SIM GetItem', async () => {
+  it('reads a SIM in 3 calls and 2 round trips: auth BatchGet, then the rate-limit update beside the BatchGet of the SIM and its group directory', async () => {
     const { answer, commands, calls, rounds } = await measure('/developer/api/sims/1001/', as('cost0'));
     expect(answer.status).toBe(200);
     expect(commands.slice(0, 1)).toEqual(['BatchGetItemCommand']);
-    expect([...commands.slice(1)].sort()).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    expect([...commands.slice(1)].sort()).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
     expect(rounds).toBe(2);
     expect(calls[0]!.input).toMatchObject({
       RequestItems: { [deps.tableName]: { ConsistentRead: true, Keys: [key.bearerToken('cost0tok'), key.apiKey('rootkey')] } },
     });
+    const read = calls.slice(1).find((call) => call.command === 'BatchGetItemCommand')!;
+    expect(read.input).toMatchObject({ RequestItems: { [deps.tableName]: { Keys: [key.sim(1001), key.groupDirectory('root')] } } });
   });
 
   it('answers a refused SIM read (429) in 1 round trip: the rate-limit item read instead of written, no SIM read', async () => {
@@ -91,8 +93,8 @@ describe('DynamoDB calls per request', () => {
     expect(rounds).toBe(4);
     expect(byRound(calls)).toEqual([
       ['BatchGetItemCommand'],
-      // The directory: the group's fences and index state, and the list's count pages.
-      ['QueryCommand', 'QueryCommand', 'UpdateItemCommand'],
+      // The directory: the group's fences and index state, the list's count pages, the group's names and pools.
+      ['GetItemCommand', 'QueryCommand', 'QueryCommand', 'UpdateItemCommand'],
       // One Query per prefix of the bucket the page falls in.
       expect.arrayContaining(['QueryCommand']),
       ['BatchGetItemCommand'],

@@ -65,9 +65,9 @@ describe('a warm container', () => {
     expect(cold.rounds).toBe(2);
     const warm = await measure(as('warm'));
     expect(warm.answer).toEqual({ status: 200, headers: { ...json, ...rateHeaders({ burst: 8, minute: 58, hour: 1498 }) }, body: simBody });
-    // The SIM rides in the (strongly consistent) authentication read, beside the rate-limit write.
+    // The SIM and its group's directory ride in the (strongly consistent) authentication read, beside the rate-limit write.
     expect(warm.commands).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
-    expect(warm.batchKeys).toEqual([key.bearerToken('warmtok'), key.apiKey('rootkey'), key.sim(1002)]);
+    expect(warm.batchKeys).toEqual([key.bearerToken('warmtok'), key.apiKey('rootkey'), key.sim(1002), key.groupDirectory('root')]);
     expect(warm.rounds).toBe(1);
   });
 
