@@ -18,6 +18,7 @@ import type { SimItem } from '../../shared/db/items';
 import { bulkEntryAndCountItems, positionAssigner, readyGroupItems } from '../../shared/sim-lists/bulk-build';
 import { fencesForIds } from '../../shared/sim-lists/fences';
 import { directoryItems } from '../../shared/groups/directory';
+import { simIccidItem } from '../../shared/sims/sim-writes';
 import type { BenchCredential } from './bench-seed';
 
 /** The fleet's tree: the group, two regions, three sites. */
@@ -90,7 +91,7 @@ const simOf = (fleet: ScaleFleet, index: number, updatedAtMs: number): SimItem =
     },
     { name: names.get(owner)!, path: paths.get(owner)! },
     null,
-    '',
+    new Date(updatedAtMs).toISOString().replace('Z', '+00:00'),
   );
 };
 
@@ -148,7 +149,11 @@ function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string,
     }
   };
   for (const item of bulkEntryAndCountItems(withSims(), new Map([[fleet.groupId, fences]]))) {
-    while (pending.length > 0) yield pending.shift() as unknown as Record<string, unknown>;
+    while (pending.length > 0) {
+      const sim = pending.shift()!;
+      yield sim as unknown as Record<string, unknown>;
+      yield simIccidItem(sim);
+    }
     yield item;
   }
   yield* assigner.sequenceItems();

@@ -17,6 +17,7 @@ import type {
   UserItem,
 } from '../../shared/db/items';
 import { gsi1, key } from '../../shared/db/keys';
+import { simIccidItem } from '../../shared/sims/sim-writes';
 import { msisdnClaimItem } from '../../shared/sims/msisdn-index';
 import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
@@ -27,7 +28,8 @@ import type { SeedDocument } from './schema';
 /**
  * The SIM item of a validated seed SIM (SPEC.md's fields, amounts with two decimals), owned
  * by a customer of that name and path, on `bundle` (its figures copied) or none; a SIM without
- * `updated_at` is stamped `defaultUpdatedAt`. Its list positions are given later (./load.ts).
+ * `updated_at` is stamped `defaultUpdatedAt`. Its usage counts as the month of `defaultUpdatedAt`
+ * (the load: LOCAL-CONTRACT.md, "Operator feed"). Its list positions are given later (./load.ts).
  */
 export const simItemOf = (
   sim: SeedDocument['sims'][number],
@@ -56,6 +58,7 @@ export const simItemOf = (
     data_bundle: bundle === null ? null : { ...bundle },
     updated_at: updatedAt,
     updated_at_ms: parseIsoDateTime(updatedAt, { requireOffset: true })!,
+    usage_month: defaultUpdatedAt.slice(0, 7),
   };
 };
 
@@ -189,11 +192,13 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
     assigned_to: device.assigned_to === null ? null : device.assigned_to.toLowerCase(),
   }));
 
-  // The MSISDN index (shared/sims/msisdn-index.ts): one claim per SIM with an MSISDN.
+  // The MSISDN index (shared/sims/msisdn-index.ts): one claim per SIM with an MSISDN; the ICCID
+  // items through which the operator feed finds SIMs.
   const msisdnClaims = sims.flatMap((sim) => msisdnClaimItem(sim) ?? []);
+  const iccidItems = sims.map(simIccidItem);
 
   return [
     ...customers, ...users, ...bearerTokens, ...apiKeys, ...dataBundles, ...sims,
-    ...plans, ...stockUnits, ...accounts, ...devices, ...msisdnClaims,
+    ...plans, ...stockUnits, ...accounts, ...devices, ...msisdnClaims, ...iccidItems,
   ] as unknown as Record<string, unknown>[];
 };

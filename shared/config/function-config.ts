@@ -154,6 +154,7 @@ export const functionConfigs = {
   'list-webhook-deliveries': webhookRoute,
   'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl },
   'maintain-sim-lists': tableVariables,
+  'apply-operator-feed': tableVariables,
   'record-sms-events': {
     ...tableVariables,
     /** CALLBACK_QUEUE_URL: where receipts of messages moved by a final event go for forwarding. */

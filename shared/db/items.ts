@@ -95,6 +95,11 @@ export interface SimItem {
   updated_at: string;
   updated_at_ms: number;
   /**
+   * The month (`YYYY-MM`) of the usage figures (issue #20): a later month's usage replaces them.
+   * The seed loader stamps the month it loads in; absent on SIMs of an earlier version.
+   */
+  usage_month?: string;
+  /**
    * When a writer last wrote the SIM through the SIM write path (shared/sims/sim-writes.ts):
    * the list index counts a SIM only from then on (issue #19; absent on SIMs written by an
    * earlier version until `rebuild-list-index` marks them).

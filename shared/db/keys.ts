@@ -86,6 +86,13 @@ export const key = {
   groupDirectory: (groupId: string) => ({ PK: `GROUP#${groupId}`, SK: 'DIRECTORY' }),
   /** A SIM's share of its bundle's pool, in one of the bundle's pool shards (shared/sim-lists/pools.ts). */
   poolContribution: (bundleId: string, shard: number, simId: number) => ({ PK: `POOLC#${bundleId}#${shard}`, SK: padId(simId) }),
+  /** A message of the operator feed as applied (issue #20): its counts, kept 14 days; `shard` spreads a day over partitions. */
+  feedBatch: (day: string, shard: number, receivedAt: string, batchId: string) => ({ PK: `FEEDBATCH#${day}#${shard}`, SK: `${receivedAt}#${batchId}` }),
+  /** A line of the operator feed refused, with its reason, kept 14 days. */
+  feedRejection: (day: string, shard: number, receivedAt: string, batchId: string, line: number) => ({
+    PK: `FEEDREJ#${day}#${shard}`,
+    SK: `${receivedAt}#${batchId}#${String(line).padStart(9, '0')}`,
+  }),
   /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day. */
@@ -122,6 +129,10 @@ export const partition = {
   simListTimeBucket: (customerId: string, day: string, bucket: number) => `SIMLT#${customerId}#${day}#${bucket}`,
   /** Every count page of a customer's list in order of update (key.simListTimeCounts). */
   simListTimeCounts: (customerId: string) => `SIMLTC#${customerId}`,
+  /** The feed batches of a day, one shard (key.feedBatch). */
+  feedBatches: (day: string, shard: number) => `FEEDBATCH#${day}#${shard}`,
+  /** The feed's refused lines of a day, one shard (key.feedRejection). */
+  feedRejections: (day: string, shard: number) => `FEEDREJ#${day}#${shard}`,
   /** One pool shard of a bundle (key.poolContribution). */
   poolShard: (bundleId: string, shard: number) => `POOLC#${bundleId}#${shard}`,
 };

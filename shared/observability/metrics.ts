@@ -56,6 +56,8 @@ export const metricNames = {
   WebhookDeliveries: { unit: 'Count', dimensions: ['outcome'] },
   /** First invocations of a container, by function name. */
   ColdStart: { unit: 'Count', dimensions: ['function_name'] },
+  /** Operator feed lines by outcome: applied, unchanged, stale, rejected (issue #20; the alarm watches rejected). */
+  FeedRecords: { unit: 'Count', dimensions: ['outcome'] },
 } as const satisfies Record<string, { unit: 'Count' | 'Milliseconds'; dimensions: readonly string[] }>;
 
 /** The name of a metric of the service. */

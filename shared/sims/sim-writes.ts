@@ -1,4 +1,4 @@
-import { BatchWriteCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
@@ -50,8 +50,9 @@ export const putSims = async (table: SimTable, sims: readonly SimItem[], nowMs: 
   const ordered = [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id);
   const listing = await reservePositions(table, ordered, nowMs);
   const written = ordered.map((sim, index) => ({ ...sim, ...listing[index] }));
-  for (let start = 0; start < written.length; start += batchSize) {
-    let pending: Record<string, unknown>[] = written.slice(start, start + batchSize).map((Item) => ({ PutRequest: { Item } }));
+  const items = written.flatMap((sim) => [sim as unknown as Record<string, unknown>, simIccidItem(sim)]);
+  for (let start = 0; start < items.length; start += batchSize) {
+    let pending: Record<string, unknown>[] = items.slice(start, start + batchSize).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 1; pending.length > 0; attempt += 1) {
       if (attempt > 10) throw new Error(`${pending.length} SIM writes stayed unprocessed`);
       if (attempt > 1) await sleep(Math.min(50 * 2 ** (attempt - 2), 2000) * (0.5 + Math.random() / 2));
@@ -115,6 +116,7 @@ export const changeSimsFields = async (table: SimTable, changes: readonly SimFie
       if (newNumber && !(await claimMsisdnAlone(table, next))) throw new MsisdnInUse(next);
       const written = await writeChangedFields(table, current, changed.map(([name]) => name), next);
       if (newNumber && written && current.msisdn) await releaseMsisdnAlone(table, current.msisdn, current.id);
+      if (written && next.customer_id !== current.customer_id) await putSimIccid(table, next);
       if (newNumber && !written && next.msisdn) await releaseMsisdnAlone(table, next.msisdn, next.id);
       return written ? { outcome: 'written', sim: next } : { outcome: 'lost', sim: current };
     }),
@@ -169,13 +171,32 @@ export const removeSim = async (table: SimTable, simId: number): Promise<boolean
   const removed = await table.db.send(
     new DeleteCommand({ TableName: table.tableName, Key: key.sim(simId), ReturnValues: 'ALL_OLD' }),
   );
-  const msisdn = (removed.Attributes as SimItem | undefined)?.msisdn;
-  if (msisdn) await releaseMsisdnAlone(table, msisdn, simId);
-  return removed.Attributes !== undefined;
+  const sim = removed.Attributes as SimItem | undefined;
+  if (sim?.msisdn) await releaseMsisdnAlone(table, sim.msisdn, simId);
+  if (sim?.iccid) await table.db.send(new DeleteCommand({ TableName: table.tableName, Key: key.simIdByIccid(sim.iccid) }));
+  return sim !== undefined;
 };
 
 /** Releases an MSISDN claim while it is still that SIM's (a claim of another SIM stays). */
-const releaseMsisdnAlone = async (table: SimTable, msisdn: string, simId: number): Promise<void> => {
+export const releaseMsisdnAlone = async (table: SimTable, msisdn: string, simId: number): Promise<void> => {
   const { Delete } = releaseMsisdn(table.tableName, msisdn, simId);
   await sendUnlessConditionFails(table.db, new DeleteCommand(Delete));
+};
+
+/**
+ * The item that finds a SIM by its ICCID in the base table (the operator feed's records name
+ * SIMs by ICCID and read these 100 at a time): the SIM's id and its owner and path, which a
+ * writer that moves the SIM keeps up to date (a stale copy only costs the feed a read).
+ */
+export const simIccidItem = (sim: Pick<SimItem, 'id' | 'iccid' | 'customer_id' | 'customer_path'>): Record<string, unknown> => ({
+  ...key.simIdByIccid(sim.iccid),
+  type: 'sim_iccid',
+  sim_id: sim.id,
+  customer_id: sim.customer_id,
+  customer_path: [...sim.customer_path],
+});
+
+/** Writes a SIM's ICCID item (after a create or a change of owner). */
+export const putSimIccid = async (table: SimTable, sim: Pick<SimItem, 'id' | 'iccid' | 'customer_id' | 'customer_path'>): Promise<void> => {
+  await table.db.send(new PutCommand({ TableName: table.tableName, Item: simIccidItem(sim) }));
 };

@@ -73,6 +73,19 @@ export const queueDefinitions: QueueDefinition[] = [
     access: { table: 'readWrite', secrets: ['WEBHOOK_SECRETS_KEY'] },
     consumerSchedulesRetries: true,
   },
+  {
+    // The operator feed (issue #20; docs/feed.md): JSON Lines of SIMs, their status and usage,
+    // customers and bundles from the operator's systems, up to 256 KB a message. Only the
+    // principal given at deploy may send (-c feedPrincipalArn). A message that fails every
+    // receive (unreadable, or the table failing) goes to the dead-letter queue.
+    name: 'operator-feed',
+    urlVariable: 'OPERATOR_FEED_QUEUE_URL',
+    consumer: { name: 'apply-operator-feed', handler: 'functions/apply-operator-feed.ts' },
+    consumerTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    batchSize: 5,
+    access: { table: 'readWrite' },
+  },
 ];
 
 /** The definition of a queue by name. */

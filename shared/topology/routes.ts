@@ -24,7 +24,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type RouteArea = 'developer' | 'storefront' | 'provider';
 
 /** Names of the queues a function may send to (see ./queues.ts). */
-export type QueueName = 'callbacks' | 'fulfilment' | 'webhook-deliveries';
+export type QueueName = 'callbacks' | 'fulfilment' | 'webhook-deliveries' | 'operator-feed';
 
 /** Names of the secrets a function may read (see shared/config/secrets.ts). */
 export type SecretName =

@@ -1,0 +1,105 @@
+import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { key, partition } from '../db/keys';
+
+/**
+ * What the operator feed did (issue #20, point 5): per message its counts and per refused line
+ * its reason, kept 14 days (TTL), listed newest first by `npm run admin -- feed-rejections` and
+ * by the local developer console. A message applied twice (a retry) writes the same items.
+ */
+
+/** How long batches and rejections are kept. */
+export const journalDays = 14;
+/** Partitions per day (a flood of rejections spreads over them). */
+const shards = 4;
+
+/** How one line of a message ended. */
+export type LineOutcome = 'applied' | 'unchanged' | 'stale' | 'rejected';
+
+/** A message's counts. */
+export interface FeedBatch {
+  batch_id: string;
+  received_at: string;
+  /** Number of the message's first line in the file it came from (1 for a body posted whole). */
+  first_line: number;
+  lines: number;
+  applied: number;
+  unchanged: number;
+  stale: number;
+  rejected: number;
+}
+
+/** A refused line. */
+export interface FeedRejection {
+  batch_id: string;
+  received_at: string;
+  line: number;
+  reason: string;
+  /** The line's first 300 characters. */
+  text: string;
+}
+
+const dayOf = (iso: string) => iso.slice(0, 10).replaceAll('-', '');
+const shardOf = (batchId: string) => [...batchId].reduce((sum, character) => (sum + character.charCodeAt(0)) % shards, 0);
+
+/** Writes a message's counts and its refused lines (25 items per call). */
+export const recordFeedBatch = async (
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  batch: FeedBatch,
+  rejections: readonly FeedRejection[],
+): Promise<void> => {
+  const expires_at = Math.floor(Date.parse(batch.received_at) / 1000) + journalDays * 86_400;
+  const day = dayOf(batch.received_at);
+  const shard = shardOf(batch.batch_id);
+  const items: Record<string, unknown>[] = [
+    { ...key.feedBatch(day, shard, batch.received_at, batch.batch_id), type: 'feed_batch', ...batch, expires_at },
+    ...rejections.map((rejection) => ({
+      ...key.feedRejection(day, shard, rejection.received_at, rejection.batch_id, rejection.line),
+      type: 'feed_rejection',
+      ...rejection,
+      text: rejection.text.slice(0, 300),
+      expires_at,
+    })),
+  ];
+  for (let start = 0; start < items.length; start += 25) {
+    let pending: Record<string, unknown>[] = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 1; pending.length > 0; attempt += 1) {
+      if (attempt > 10) throw new Error(`${pending.length} feed journal items stayed unprocessed`);
+      const output = await table.db.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: pending } }));
+      pending = (output.UnprocessedItems?.[table.tableName] ?? []) as Record<string, unknown>[];
+    }
+  }
+};
+
+/** The last `journalDays` days as yyyymmdd, newest first. */
+const recentDays = (nowMs: number): string[] =>
+  Array.from({ length: journalDays + 1 }, (_, index) => new Date(nowMs - index * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''));
+
+/** Items of the recent days' partitions (newest first), at most `limit`. */
+const recent = async <T>(
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  partitionOf: (day: string, shard: number) => string,
+  nowMs: number,
+  limit: number,
+): Promise<T[]> => {
+  const found: (T & { received_at: string; line?: number })[] = [];
+  for (const day of recentDays(nowMs)) {
+    const pages = await Promise.all(
+      Array.from({ length: shards }, (_, shard) =>
+        table.db.send(new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partitionOf(day, shard) }, ScanIndexForward: false, Limit: limit })),
+      ),
+    );
+    found.push(...pages.flatMap((page) => (page.Items ?? []) as (T & { received_at: string; line?: number })[]));
+    if (found.length >= limit) break;
+  }
+  return found
+    .sort((left, right) => right.received_at.localeCompare(left.received_at) || (left.line ?? 0) - (right.line ?? 0))
+    .slice(0, limit);
+};
+
+/** The most recent refused lines (at most `limit`, newest message first, in line order within one). */
+export const listFeedRejections = (table: { db: DynamoDBDocumentClient; tableName: string }, nowMs: number, limit = 100): Promise<FeedRejection[]> =>
+  recent<FeedRejection>(table, partition.feedRejections, nowMs, limit);
+
+/** The most recent messages (at most `limit`, newest first). */
+export const listFeedBatches = (table: { db: DynamoDBDocumentClient; tableName: string }, nowMs: number, limit = 20): Promise<FeedBatch[]> =>
+  recent<FeedBatch>(table, partition.feedBatches, nowMs, limit);

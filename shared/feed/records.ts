@@ -1,0 +1,128 @@
+/**
+ * The operator feed's records (issue #20; LOCAL-CONTRACT.md, "Operator feed"): one JSON object a
+ * line, in the seed document's vocabulary (shared/vocabulary/fields.ts), each with a `type` and a
+ * `source_time`. Reading a line checks its JSON, its type and its field rules; whether what it
+ * names exists is for the consumer (./apply.ts).
+ */
+import * as v from 'valibot';
+import { parseIsoDateTime } from '../time/iso-date-time';
+import { quoteInput } from '../http/detail-text';
+import {
+  connectionStatuses,
+  customerFields,
+  dataBundleFields,
+  decimal,
+  entry,
+  iccid,
+  isoWithOffset,
+  month,
+  picklist,
+  simFields,
+  simId,
+  simStatuses,
+} from '../vocabulary/fields';
+
+const sourceTime = { source_time: isoWithOffset() };
+
+/** `sim`: create or update a SIM (id and iccid always; a new SIM needs customer, status and connection_status). */
+const simRecord = entry({
+  type: v.literal('sim'),
+  ...sourceTime,
+  id: simId(),
+  iccid: iccid(),
+  msisdn: v.optional(simFields.msisdn),
+  customer: v.optional(simFields.customer),
+  status: v.optional(picklist(simStatuses)),
+  connection_status: v.optional(picklist(connectionStatuses)),
+  tariff_name: v.optional(simFields.tariff_name),
+  base_cost: v.optional(decimal()),
+  data_bundle: v.optional(simFields.data_bundle),
+});
+
+/** `sim_status`: status and/or connection_status of an existing SIM. */
+const simStatusRecord = v.pipe(
+  entry({
+    type: v.literal('sim_status'),
+    ...sourceTime,
+    iccid: iccid(),
+    status: v.optional(picklist(simStatuses)),
+    connection_status: v.optional(picklist(connectionStatuses)),
+  }),
+  v.check((record) => record.status !== undefined || record.connection_status !== undefined, 'needs status, connection_status or both'),
+);
+
+/** `usage`: month-to-date usage and overage cost of an existing SIM, for a month. */
+const usageRecord = entry({
+  type: v.literal('usage'),
+  ...sourceTime,
+  iccid: iccid(),
+  month: month(),
+  data_used_mb: decimal(),
+  data_overage_mb: decimal(),
+  overage_cost: decimal(),
+});
+
+/** `customer`: create or update a customer (never moved to another parent). */
+const customerRecord = entry({ type: v.literal('customer'), ...sourceTime, ...customerFields });
+
+/** `data_bundle`: create or update a data bundle. */
+const dataBundleRecord = entry({ type: v.literal('data_bundle'), ...sourceTime, ...dataBundleFields });
+
+const schemas = { sim: simRecord, sim_status: simStatusRecord, usage: usageRecord, customer: customerRecord, data_bundle: dataBundleRecord } as const;
+
+/** A record type of the feed. */
+export type FeedRecordType = keyof typeof schemas;
+
+/** The feed's record types. */
+export const feedRecordTypes = Object.keys(schemas) as FeedRecordType[];
+
+/** A record read from a line, with its source time in epoch milliseconds. */
+export type FeedRecord = {
+  [Type in FeedRecordType]: v.InferOutput<(typeof schemas)[Type]> & { sourceMs: number };
+}[FeedRecordType];
+
+/** A record of one type. */
+export type FeedRecordOf<Type extends FeedRecordType> = Extract<FeedRecord, { type: Type }>;
+
+/** A line read: its record, or why it was refused. */
+export type ReadLine = { record: FeedRecord } | { reason: string };
+
+/** The longest line read (a longer one is refused without being parsed). */
+export const maxLineBytes = 16 * 1024;
+
+/**
+ * Reads one line of the feed: not JSON, an unknown `type`, or a field that breaks the seed's
+ * rules is refused with a reason naming it (at most 64 characters of any value quoted).
+ */
+export const readFeedLine = (line: string): ReadLine => {
+  if (Buffer.byteLength(line, 'utf8') > maxLineBytes) return { reason: `the line is longer than ${maxLineBytes} bytes` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { reason: 'the line is not JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { reason: 'the line is not a JSON object' };
+  const type = (parsed as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(type in schemas)) {
+    return { reason: `type ${type === undefined ? 'is missing' : `${quoteInput(type)} is unknown`}; one of ${feedRecordTypes.join(', ')}` };
+  }
+  const result = v.safeParse(schemas[type as FeedRecordType], parsed);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = issue.path?.map((segment) => String(segment.key)).join('.');
+    return { reason: path ? `${path} ${issue.message}` : issue.message };
+  }
+  const record = result.output as FeedRecord;
+  return { record: { ...record, sourceMs: parseIsoDateTime(record.source_time, { requireOffset: true })! } };
+};
+
+/**
+ * The lines of a JSON Lines text, numbered from `firstLine` (1 for a whole body): blank lines
+ * are skipped (they are not records), a trailing carriage return is dropped.
+ */
+export const feedLines = (text: string, firstLine = 1): { line: number; text: string }[] =>
+  text
+    .split('\n')
+    .map((content, index) => ({ line: firstLine + index, text: content.endsWith('\r') ? content.slice(0, -1) : content }))
+    .filter((entry) => entry.text.trim() !== '');
