@@ -79,6 +79,12 @@ export interface ServiceStackProps extends StackProps {
   smsTwoWay?: boolean;
   /** With smsTwoWay: the origination number's ID, whose two-way channel the stack points at the inbound topic. */
   smsPhoneNumberId?: string;
+  /**
+   * The IAM role or user (ARN) of the operator's systems: the only principal that may send to
+   * the operator-feed queue (`-c feedPrincipalArn=...`; docs/feed.md). Unset, the queue takes
+   * no message (and synth warns).
+   */
+  feedPrincipalArn?: string;
   /** The SNS topics and their consumers; defaults to `topicConsumers` (each deployed only with its feature). */
   topicConsumers?: TopicConsumerDefinition[];
 }
@@ -150,7 +156,8 @@ export class ServiceStack extends Stack {
 
     this.serviceTable = new ServiceTable(this, 'Data', { production });
     for (const definition of queues) {
-      this.workQueues.set(definition.name, new WorkQueue(this, `Queue-${definition.name}`, { definition, production }));
+      const senderArn = definition.sentByDeployPrincipal ? props.feedPrincipalArn : undefined;
+      this.workQueues.set(definition.name, new WorkQueue(this, `Queue-${definition.name}`, { definition, production, ...(senderArn ? { senderArn } : {}) }));
     }
     const streams = props.streamConsumers ?? allStreamConsumers;
     const features = { awsSms: props.smsProvider === 'aws', smsTwoWay: props.smsTwoWay === true };

@@ -11,6 +11,8 @@
  *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]
  *   npm run admin -- remove-sim ICCID
  *   npm run admin -- rebuild-list-index [--customer GROUP_ID]
+ *   npm run admin -- feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]
+ *   npm run admin -- feed-rejections [--limit N]
  *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
  *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
@@ -43,6 +45,7 @@ import { removeSim } from '../shared/sims/sim-writes';
 import { rebuildListIndex } from '../shared/sim-lists/rebuild';
 import { key } from '../shared/db/keys';
 import { progressBar } from './progress-bar';
+import { feedRejectionLines, sendFeedFile } from './admin-feed';
 import { topLevelCustomers } from './scan-items';
 
 const usage = [
@@ -59,6 +62,9 @@ const usage = [
   '  remove-sim ICCID                  remove a SIM (it leaves every list)',
   '  rebuild-list-index [--customer GROUP_ID]',
   '                                    build the SIM list index of groups filled by an earlier version (resumable)',
+  '  feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]',
+  '                                    send a JSON Lines file to the operator-feed queue (resumable from a line)',
+  '  feed-rejections [--limit N]       the operator feed\'s refused lines of the last 14 days (newest first, 100 by default)',
   '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
   '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
   '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
@@ -85,6 +91,8 @@ interface CommandOptions {
   queueUrl?: string;
   sqsEndpoint?: string;
   region?: string;
+  fromLine?: string;
+  limit?: string;
 }
 
 const commands: Record<string, (deps: AdminDeps, argument: string | undefined, options: CommandOptions, io: AdminIo) => Promise<void>> = {
@@ -194,6 +202,46 @@ commands['rebuild-list-index'] = async (deps, _argument, options, io) => {
   }
 };
 
+/** An SQS client for --queue-url (--sqs-endpoint: the local SQS emulator, with its fixed credentials unless some are set). */
+const sqsClientOf = (options: CommandOptions, io: AdminIo): SQSClient => {
+  const local = options.sqsEndpoint && !io.env.AWS_ACCESS_KEY_ID && !io.env.AWS_PROFILE;
+  return new SQSClient({
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+};
+
+// --- Operator feed (issue #20, docs/feed.md) -------------------------------------------------
+/** A positive whole number option. */
+const positiveInteger = (value: string | undefined, name: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${name} must be a whole number from 1`);
+  return Number(value);
+};
+
+/**
+ * `feed FILE --queue-url URL [--from-line N]`: sends a JSON Lines file of any size to the
+ * operator-feed queue (output OperatorFeedQueueUrl), with a progress bar; a stopped run says the
+ * line to go on from.
+ */
+commands.feed = async (_deps, argument, options, io) => {
+  if (!argument || !options.queueUrl) throw new UsageError('feed needs FILE and --queue-url OPERATOR_FEED_QUEUE_URL');
+  const fromLine = positiveInteger(options.fromLine, '--from-line', 1);
+  const client = sqsClientOf(options, io);
+  try {
+    const sent = await sendFeedFile(client, options.queueUrl, argument, fromLine, io);
+    io.out(`Sent lines ${sent.firstLine} to ${sent.lastLine} of ${argument} in ${sent.messages} messages${sent.oversized.length > 0 ? ` (${sent.oversized.length} refused as too long)` : ''}`);
+  } finally {
+    client.destroy();
+  }
+};
+
+/** `feed-rejections [--limit N]`: the refused lines the operator feed's consumer kept (14 days). */
+commands['feed-rejections'] = async (deps, _argument, options, io) => {
+  for (const line of await feedRejectionLines(deps, Date.now(), positiveInteger(options.limit, '--limit', 100))) io.out(line);
+};
+
 // --- Fulfilment, manual steps of the runbook (issue #14, docs/operations.md) --------------------
 /**
  * Puts a payment event on the fulfilment queue when `--queue-url` is given (`--sqs-endpoint`
@@ -206,12 +254,7 @@ const queuePayment = async (message: FulfilmentMessage, options: CommandOptions,
     io.out(`aws sqs send-message --queue-url <FulfilmentQueueUrl> --message-body '${body}'`);
     return;
   }
-  const local = options.sqsEndpoint && !io.env.AWS_ACCESS_KEY_ID && !io.env.AWS_PROFILE;
-  const client = new SQSClient({
-    ...(options.region ? { region: options.region } : {}),
-    ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
-    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  const client = sqsClientOf(options, io);
   try {
     await client.send(new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: body }));
   } finally {
@@ -252,6 +295,8 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         effect: { type: 'string' },
         'queue-url': { type: 'string' },
         'sqs-endpoint': { type: 'string' },
+        'from-line': { type: 'string' },
+        limit: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         endpoint: { type: 'string' },
@@ -296,6 +341,8 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         effect: values.effect,
         queueUrl: values['queue-url'],
         sqsEndpoint: values['sqs-endpoint'],
+        fromLine: values['from-line'],
+        limit: values.limit,
         region,
       },
       io,

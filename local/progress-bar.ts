@@ -10,25 +10,37 @@ export interface ProgressOutput {
 const width = 30;
 const numberFormat = new Intl.NumberFormat('en-GB');
 
-/** One line of a bar: `[#######-------]  42% marking 420,000 of 1,000,000 SIMs of acme`. */
-export const progressLine = (progress: RebuildProgress): string => {
-  const share = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
+/** The bar and percentage of a share done: `[#######-------]  42%`. */
+export const barOf = (done: number, total: number): string => {
+  const share = total > 0 ? Math.min(1, done / total) : 0;
   const filled = Math.round(share * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%`;
+};
+
+/** A count as people read it (`1,000,000`). */
+export const formatCount = (value: number): string => numberFormat.format(value);
+
+/** One line of a rebuild's bar: `[#######-------]  42% marking 420,000 of 1,000,000 SIMs (acme)`. */
+export const progressLine = (progress: RebuildProgress): string => {
   const what = progress.phase === 'settling' ? 'counted by the index' : progress.phase === 'cleaning' ? 'old scope items deleted, of' : 'SIMs';
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(share * 100)).padStart(3)}% ${progress.phase} ${numberFormat.format(progress.done)} of ${numberFormat.format(progress.total)} ${what} (${progress.groupId})`;
+  return `${barOf(progress.done, progress.total)} ${progress.phase} ${formatCount(progress.done)} of ${formatCount(progress.total)} ${what} (${progress.groupId})`;
 };
 
 /**
- * A progress bar for a long admin command (rebuild-list-index): redrawn in place on a terminal,
- * else a line on each phase change and at most every 2 seconds, so a log stays readable.
+ * A progress bar for a long admin command (rebuild-list-index, feed): redrawn in place on a
+ * terminal, else a line on each phase change and at most every 2 seconds, so a log stays
+ * readable. `format` makes the line of a progress (a rebuild's by default).
  */
-export const progressBar = (output: ProgressOutput) => {
+export const progressBar = <Progress extends { phase: string } = RebuildProgress>(
+  output: ProgressOutput,
+  format: (progress: Progress) => string = progressLine as unknown as (progress: Progress) => string,
+) => {
   let lastPhase = '';
   let lastLine = 0;
   let drawn = false;
   return {
-    update: (progress: RebuildProgress): void => {
-      const line = progressLine(progress);
+    update: (progress: Progress): void => {
+      const line = format(progress);
       if (output.redraw) {
         output.redraw(`\r${line}`);
         drawn = true;

@@ -26,6 +26,7 @@ import { startPollers } from './pollers';
 import { startStreamReader } from './stream-reader';
 import { startLocalTopics, type LocalTopics } from './topics';
 import { simChangesHandler, simChangesMount } from './sim-changes';
+import { feedHandler, feedMount } from './feed-endpoint';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recoverStoppedWorkers, type RedriveResult } from './redrive';
 import { loadSeedDocument, type SeedLoadResult } from './seed/load';
@@ -308,6 +309,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         [awsSmsMount]: awsSms.handle,
         // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
         [simChangesMount]: simChangesHandler(() => ({ db: documents, tableName })),
+        // Issue #20: the operator feed, queued for apply-operator-feed as the deployed queue is.
+        [feedMount]: feedHandler(() => ({ sqs, queueUrl: queues['operator-feed'].url, db: documents, tableName })),
       },
       ...(options.onAnswer || (options.announce && emulator)
         ? {

@@ -44,6 +44,8 @@ export interface BannerInput {
   persistDir?: string;
   /** The variables the environment set (forwardedEnv()); their secrets are masked. */
   configured: Record<string, string>;
+  /** When the banner is printed: the feed example's source time and month (default now). */
+  now?: Date;
 }
 
 /**
@@ -60,7 +62,7 @@ const awsSmsLine = (base: string, env: Record<string, string>): string => {
 };
 
 /** The banner's lines (the ready line is not among them). */
-export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured }: BannerInput): string[] => {
+export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured, now: startedAt = new Date() }: BannerInput): string[] => {
   const env = runtime.env;
   const secret = (name: string): string => {
     const value = env[name] ?? '';
@@ -149,6 +151,9 @@ export const bannerLines = ({ runtime, seed, seedSource, persistDir, configured 
       const subscription = JSON.stringify({ url: lifecycleUrlOf(runtime.inbox.url) });
       lines.push(`  curl -s -X POST ${auth} -H 'Content-Type: application/json' -d ${quote(subscription)} ${base}/developer/api/webhooks/    # the inbox, every event`);
       lines.push(`  curl -s -X POST ${base}/_local/sims/${demo.iccid} -d ${quote(JSON.stringify({ status: 'suspended' }))}    # then curl -sk the inbox: a signed line.suspended`);
+      // The operator feed (issue #20): a month-to-date usage record, as the operator's mediation sends them.
+      const usage = { type: 'usage', source_time: startedAt.toISOString(), iccid: demo.iccid, month: startedAt.toISOString().slice(0, 7), data_used_mb: '250.00', data_overage_mb: '0.00', overage_cost: '0.00' };
+      lines.push(`  curl -s -X POST ${base}/_local/feed --data-binary ${quote(JSON.stringify(usage))}    # the operator feed: then a signed usage.updated`);
     }
   } else {
     lines.push('  (the seed has no developer token and API key of one customer group to call Area A with)');

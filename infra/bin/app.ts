@@ -24,6 +24,10 @@ if (smsProvider !== 'http' && smsProvider !== 'aws') throw new Error(`smsProvide
 const smsOriginationIdentity = app.node.tryGetContext('smsOriginationIdentity') as string | undefined;
 const smsTwoWay = String(app.node.tryGetContext('smsTwoWay') ?? 'false') === 'true';
 const smsPhoneNumberId = app.node.tryGetContext('smsPhoneNumberId') as string | undefined;
+const feedPrincipalArn = app.node.tryGetContext('feedPrincipalArn') as string | undefined;
+if (feedPrincipalArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/.test(feedPrincipalArn)) {
+  throw new Error(`feedPrincipalArn must be the ARN of an IAM role or user (arn:aws:iam::123456789012:role/operator-feed), not ${feedPrincipalArn}`);
+}
 
 const tags = { service: 'sim-checkout-service', stage };
 
@@ -41,6 +45,7 @@ new ServiceStack(app, `SimCheckoutService-${stage}`, {
   smsOriginationIdentity,
   smsTwoWay,
   smsPhoneNumberId,
+  feedPrincipalArn,
   description: `SIM developer API and storefront checkout (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   // The stack's own tags (CloudFormation passes them on to what it creates): with the

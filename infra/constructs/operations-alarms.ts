@@ -30,6 +30,9 @@ export const alarmThresholds = {
   /** Failed callback forwards, percent of forwards over 15 minutes (with at least `callbackMinimumForwards`). */
   callbackFailurePercent: 20,
   callbackMinimumForwards: 5,
+  /** Refused operator feed lines, percent of lines, three 5-minute periods in a row (each with at least `feedMinimumLines`). */
+  feedRejectedPercent: 5,
+  feedMinimumLines: 100,
 } as const;
 
 /** The five-minute period of every alarm. */
@@ -112,15 +115,16 @@ export class OperationsAlarms extends Construct {
     return this.alarm(id, 'dead-letter-queue-not-empty', description, queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }), 0);
   }
 
-  /** Alarms when the oldest message of `workQueue` waits longer than `alarmThresholds.oldestMessageSeconds`. */
+  /** Alarms when the oldest message of `workQueue` waits longer than its `oldestMessageAlarmSeconds` (default `alarmThresholds.oldestMessageSeconds`). */
   watchQueueAge(workQueue: WorkQueue): Alarm {
     const name = workQueue.definition.name;
+    const seconds = workQueue.definition.oldestMessageAlarmSeconds ?? alarmThresholds.oldestMessageSeconds;
     return this.alarm(
       `${name}-oldest-message`,
       'oldest-message-too-old',
-      `The oldest message of the ${name} queue has waited over ${alarmThresholds.oldestMessageSeconds} s: its consumer (${workQueue.definition.consumer.name}) is failing, throttled or behind.`,
+      `The oldest message of the ${name} queue has waited over ${seconds} s: its consumer (${workQueue.definition.consumer.name}) is failing, throttled or behind.`,
       workQueue.queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
-      alarmThresholds.oldestMessageSeconds,
+      seconds,
     );
   }
 
@@ -217,17 +221,17 @@ export class OperationsAlarms extends Construct {
   }
 
   /** The service's own metric (EMF, by `service` alone), summed over the period. */
-  static serviceMetric(scope: ServiceMetricsScope, name: MetricName, options: { period?: Duration; statistic?: string } = {}): Metric {
+  static serviceMetric(scope: ServiceMetricsScope, name: MetricName, options: { period?: Duration; statistic?: string; dimensions?: Record<string, string> } = {}): Metric {
     return new Metric({
       namespace: scope.namespace,
       metricName: name,
-      dimensionsMap: { service: scope.service },
+      dimensionsMap: { service: scope.service, ...options.dimensions },
       period: options.period ?? period,
       statistic: options.statistic ?? 'Sum',
     });
   }
 
-  /** Alarms on any order flagged for review, any effect whose outcome is unknown, and a high callback failure rate. */
+  /** Alarms on any order flagged for review, any effect whose outcome is unknown, a high callback failure rate and a sustained rate of refused operator feed lines. */
   watchBusinessMetrics(scope: ServiceMetricsScope): Alarm[] {
     const window = Duration.minutes(15);
     const { callbackMinimumForwards: minimum } = alarmThresholds;
@@ -260,6 +264,22 @@ export class OperationsAlarms extends Construct {
           period: window,
         }),
         alarmThresholds.callbackFailurePercent,
+      ),
+      this.alarm(
+        'feed-rejection-rate',
+        'feed-rejection-rate',
+        `Over ${alarmThresholds.feedRejectedPercent} % of the operator feed's lines were refused in each of three 5-minute periods in a row (at least ${alarmThresholds.feedMinimumLines} lines each): the operator's systems send records the service cannot apply.`,
+        new MathExpression({
+          expression: `IF(FILL(lines, 0) >= ${alarmThresholds.feedMinimumLines}, 100 * FILL(refused, 0) / lines, 0)`,
+          usingMetrics: {
+            refused: OperationsAlarms.serviceMetric(scope, 'FeedRecords', { dimensions: { outcome: 'rejected' } }),
+            lines: OperationsAlarms.serviceMetric(scope, 'FeedRecords'),
+          },
+          label: 'Refused feed lines (%)',
+          period,
+        }),
+        alarmThresholds.feedRejectedPercent,
+        3,
       ),
     ];
   }

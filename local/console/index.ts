@@ -6,8 +6,9 @@
  * notifications, the SMS handed to the SMS simulator with their receipts, the SMS sent through
  * the AWS End User Messaging emulator and the messages SIMs sent (issue #21), every customer's
  * lifecycle webhook subscriptions with their delivery attempts (and a form subscribing the
- * webhook inbox), the SIMs with a form changing their status and usage (issue #15), and the
- * webhook inbox's deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
+ * webhook inbox), the SIMs with a form changing their status and usage (issue #15), the
+ * operator feed's applied messages and refused lines (issue #20), and the webhook inbox's
+ * deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
  * strict Content-Security-Policy, loopback hosts only, and every POST checked for the same
  * origin and the instance's form token (./http.ts). Errors are JSON `{detail, code}`
  * (docs/local-runtime.md lists the codes). It never exists in the deployed stack.
@@ -29,6 +30,7 @@ import { simsSection } from './sections/sims';
 import { smsSection } from './sections/sms';
 import { awsSmsSection } from './sections/aws-sms';
 import { webhooksSection } from './sections/webhooks';
+import { feedSection } from './sections/feed';
 import type { ConsoleSources } from './sources';
 import { logger } from '../../shared/observability/logger';
 
@@ -51,6 +53,7 @@ export const defaultSections = (sources: ConsoleSources, activity: ActivityLog):
   awsSmsSection(sources),
   webhooksSection(sources, activity),
   simsSection(sources, activity),
+  feedSection(sources),
   inboxSection(sources),
 ];
 

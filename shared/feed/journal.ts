@@ -81,7 +81,7 @@ const recent = async <T>(
   nowMs: number,
   limit: number,
 ): Promise<T[]> => {
-  const found: (T & { received_at: string; line?: number })[] = [];
+  const found: (T & { received_at: string; line?: number; PK?: string; SK?: string; type?: string; expires_at?: number })[] = [];
   for (const day of recentDays(nowMs)) {
     const pages = await Promise.all(
       Array.from({ length: shards }, (_, shard) =>
@@ -93,7 +93,8 @@ const recent = async <T>(
   }
   return found
     .sort((left, right) => right.received_at.localeCompare(left.received_at) || (left.line ?? 0) - (right.line ?? 0))
-    .slice(0, limit);
+    .slice(0, limit)
+    .map(({ PK: _partition, SK: _sort, type: _type, expires_at: _expires, ...fields }) => fields as unknown as T);
 };
 
 /** The most recent refused lines (at most `limit`, newest message first, in line order within one). */

@@ -111,6 +111,8 @@ export const readFeedLine = (line: string): ReadLine => {
   if (!result.success) {
     const issue = result.issues[0];
     const path = issue.path?.map((segment) => String(segment.key)).join('.');
+    if (issue.type === 'strict_object' && issue.expected === 'never') return { reason: `unknown field "${path}" in a ${type} record` };
+    if (issue.type === 'strict_object' && issue.received === 'undefined') return { reason: `${path} is required in a ${type} record` };
     return { reason: path ? `${path} ${issue.message}` : issue.message };
   }
   const record = result.output as FeedRecord;

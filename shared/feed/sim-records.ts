@@ -134,6 +134,11 @@ export const applySimRecords = async (table: FeedTable, lines: readonly SimLine[
       reject(line, `customer ${record.customer} does not exist`);
       continue;
     }
+    if (customer && current && customer.path[0] !== current.customer_path[0] && record.data_bundle === undefined) {
+      // Its bundle (if any) is of its old group: the record must say what it is in the new one.
+      reject(line, `SIM ${record.id} moves to customer group ${customer.path[0]}: the record needs data_bundle (null or a bundle of ${customer.path[0]})`);
+      continue;
+    }
     const owner = customer ? ownerOfCustomer(customer) : current;
     if (!owner) {
       reject(line, `SIM ${record.id} does not exist: a new SIM needs customer, status and connection_status`);

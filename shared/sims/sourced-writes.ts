@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { sendUnlessConditionFails } from '../db/conditions';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
@@ -283,14 +283,30 @@ export type CreateOutcome = 'created' | 'exists' | 'iccid-taken';
  * another writer): the caller then applies the record as a change.
  */
 export const createSim = async (table: SimTable, sim: SimItem, carriedFields: readonly SourcedField[], sourceMs: number, nowMs: number): Promise<CreateOutcome> => {
-  const mapping = new PutCommand({
-    TableName: table.tableName,
-    Item: simIccidItem(sim),
-    ConditionExpression: 'attribute_not_exists(PK) OR sim_id = :id',
-    ExpressionAttributeValues: { ':id': sim.id },
-  });
-  if (!(await sendUnlessConditionFails(table.db, mapping))) return 'iccid-taken';
-  if (sim.msisdn && !(await claimMsisdnAlone(table, sim))) throw new MsisdnInUse(sim);
+  let mappingIsNew = false;
+  try {
+    const put = await table.db.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: simIccidItem(sim),
+        ConditionExpression: 'attribute_not_exists(PK) OR sim_id = :id',
+        ExpressionAttributeValues: { ':id': sim.id },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    mappingIsNew = put.Attributes === undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return 'iccid-taken';
+    throw error;
+  }
+  if (sim.msisdn && !(await claimMsisdnAlone(table, sim))) {
+    // Nothing of the SIM stays: its ICCID item goes again (unless an earlier try wrote it).
+    if (mappingIsNew) {
+      const own = { ConditionExpression: 'sim_id = :id', ExpressionAttributeValues: { ':id': sim.id } };
+      await sendUnlessConditionFails(table.db, new DeleteCommand({ TableName: table.tableName, Key: key.simIdByIccid(sim.iccid), ...own }));
+    }
+    throw new MsisdnInUse(sim);
+  }
   const [listing] = await reservePositions(table, [sim], nowMs);
   const item = { ...sim, ...listing, ...Object.fromEntries(carriedFields.map((field) => [timeOf(field), sourceMs])) };
   return (await sendUnlessConditionFails(table.db, new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }))) ? 'created' : 'exists';

@@ -26,6 +26,13 @@ export interface QueueDefinition {
    * failure), so the local pollers leave a failed message's visibility alone.
    */
   consumerSchedulesRetries?: boolean;
+  /**
+   * Messages come from outside the service (the operator's systems): the queue's policy lets
+   * only the principal given at deploy send (`-c feedPrincipalArn=...`), and denies every other.
+   */
+  sentByDeployPrincipal?: boolean;
+  /** The age of its oldest message that raises an alarm (default alarmThresholds.oldestMessageSeconds). */
+  oldestMessageAlarmSeconds?: number;
 }
 
 /** Visibility timeout of a queue: six times its consumer's timeout (AWS's guidance). */
@@ -85,6 +92,9 @@ export const queueDefinitions: QueueDefinition[] = [
     maxReceiveCount: 5,
     batchSize: 5,
     access: { table: 'readWrite' },
+    sentByDeployPrincipal: true,
+    // A bulk load (a million lines, some 3,400 messages) waits longer than the other queues' 5 minutes.
+    oldestMessageAlarmSeconds: 1800,
   },
 ];
 

@@ -63,6 +63,19 @@ describe("the start banner's and the doc's lifecycle steps", () => {
     await unsubscribeAll();
   });
 
+  it("the operator feed's line applies a usage record: 202, then the SIM's usage and a usage.updated", async () => {
+    const lines = bannerLines({ runtime, seed, seedSource: demoSeedFile, configured: {}, now: new Date() });
+    const feed = lines.find((line) => line.includes('/_local/feed'))!;
+    await bash(lines.find((line) => line.includes('/developer/api/webhooks/'))!);
+    expect(JSON.parse(await bash(feed.split('    #')[0]!))).toEqual({ accepted: 1, rejected: [] });
+    await eventually(async () => {
+      const sim = (await (await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.simId}/`, { headers: developer })).json()) as { data_used_mb: string };
+      expect(sim.data_used_mb).toBe('250.00');
+    }, 20_000);
+    await eventually(() => expect(inboxTypes().filter((type) => type === 'usage.updated').length).toBeGreaterThan(0), 20_000);
+    await unsubscribeAll();
+  });
+
   it("docs/webhooks.md's snippet, with the banner's values, makes the same subscription", async () => {
     const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
     const snippet = /## Locally[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)![1]!;

@@ -48,13 +48,13 @@ describe('npm run seed', () => {
     expect([code, stdout]).toEqual([
       0,
       `Created table ${tableName}\n` +
-        `Loaded 290 items from ${file} into table ${tableName} at ${endpoint} ` +
-        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, plan 14, stock_unit 14, account 4, device 4, msisdn_claim 29, ' +
+        `Loaded 320 items from ${file} into table ${tableName} at ${endpoint} ` +
+        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, plan 14, stock_unit 14, account 4, device 4, msisdn_claim 29, sim_iccid 30, ' +
         'sim_list_sequence 27, sim_list_meta 2, sim_list_entry 104, sim_list_counts 32, group_directory 2, pool_contribution 7)\n',
     ]);
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     expect(Table?.TableStatus).toBe('ACTIVE');
-    expect((await scanAll(client, tableName)).length).toBe(290);
+    expect((await scanAll(client, tableName)).length).toBe(320);
   });
 
   it('refuses a broken file with the problem, exit code 1, and writes nothing', async () => {

@@ -36,18 +36,21 @@ describe('seed items', () => {
         msisdn: '447700900001', status: 'active', connection_status: 'active', customer_id: 'leaf', customer_name: 'Top Leaf',
         customer_path: ['top', 'mid', 'leaf'], tariff_name: 'Pool', data_used_mb: '0.10', data_overage_mb: '0.00', base_cost: '1.00',
         overage_cost: '0.00', data_bundle: bundle, updated_at: '2026-11-20T10:00:00+01:00', updated_at_ms: Date.parse('2026-11-20T09:00:00Z'),
+        usage_month: '2026-11',
       },
       {
         PK: 'SIM#1002', SK: 'SIM', GSI1PK: 'ICCID#8944500000000001002', GSI1SK: 'SIM', type: 'sim', id: 1002, iccid: '8944500000000001002',
         msisdn: null, status: 'trial', connection_status: 'inactive', customer_id: 'mid', customer_name: 'Top Mid',
         customer_path: ['top', 'mid'], tariff_name: null, data_used_mb: '0.20', data_overage_mb: '0.00', base_cost: '5.00',
         overage_cost: '0.00', data_bundle: bundle, updated_at: '2026-11-21T00:00:00Z', updated_at_ms: Date.parse('2026-11-21T00:00:00Z'),
+        usage_month: '2026-11',
       },
       {
         PK: 'SIM#1003', SK: 'SIM', GSI1PK: 'ICCID#8944500000000001003', GSI1SK: 'SIM', type: 'sim', id: 1003, iccid: '8944500000000001003',
         msisdn: '447700900003', status: 'stock', connection_status: 'inactive', customer_id: 'other', customer_name: 'Other plc',
         customer_path: ['other'], tariff_name: 'IoT 1GB', data_used_mb: '7.77', data_overage_mb: '0.00', base_cost: '5.00',
         overage_cost: '0.00', data_bundle: null, updated_at: '2026-11-19T08:30:00.250-05:00', updated_at_ms: Date.parse('2026-11-19T13:30:00.250Z'),
+        usage_month: '2026-11',
       },
       { PK: 'PLAN#TRAVEL-EU-5GB', SK: 'PLAN', type: 'plan', sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' },
       { PK: 'PLAN#IOT-CONTRACT-1GB', SK: 'PLAN', type: 'plan', sku: 'IOT-CONTRACT-1GB', name: 'IoT 1 GB', category: 'iot_contract', published: false, price: null },
@@ -59,6 +62,10 @@ describe('seed items', () => {
       { PK: 'DEVICE#8944500000000008002', SK: 'DEVICE', type: 'device', iccid: '8944500000000008002', owner: 'ops@initech.example', assigned_to: 'alex@initech.example' },
       { PK: 'MSISDN#447700900001', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900001', sim_id: 1001, iccid: '8944500000000001001' },
       { PK: 'MSISDN#447700900003', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900003', sim_id: 1003, iccid: '8944500000000001003' },
+      // The ICCID items through which the operator feed finds SIMs.
+      { PK: 'SIMICCID#8944500000000001001', SK: 'SIM', type: 'sim_iccid', sim_id: 1001, customer_id: 'leaf', customer_path: ['top', 'mid', 'leaf'] },
+      { PK: 'SIMICCID#8944500000000001002', SK: 'SIM', type: 'sim_iccid', sim_id: 1002, customer_id: 'mid', customer_path: ['top', 'mid'] },
+      { PK: 'SIMICCID#8944500000000001003', SK: 'SIM', type: 'sim_iccid', sim_id: 1003, customer_id: 'other', customer_path: ['other'] },
     ]);
   });
 

@@ -22,6 +22,8 @@ const demoCounts = {
   plan: 14, stock_unit: 14, account: 4, device: 4,
   // The MSISDN index: one claim per SIM with an MSISDN (29 of the 30).
   msisdn_claim: 29,
+  // The ICCID items of the operator feed: one per SIM.
+  sim_iccid: 30,
   // Per group its directory (names, bundles, pool usage); per SIM on a bundle its pool contribution.
   group_directory: 2, pool_contribution: 7,
 };
@@ -44,11 +46,11 @@ describe('loading a seed document', () => {
     });
 
     it('loads every item and reports the counts per item type', async () => {
-      expect(result).toEqual({ items: 290, counts: demoCounts });
+      expect(result).toEqual({ items: 320, counts: demoCounts });
       const stored = await scanAll(client, tableName);
       const storedCounts: Record<string, number> = {};
       for (const item of stored) storedCounts[String(item.type ?? 'sim_list_entry')] = (storedCounts[String(item.type ?? 'sim_list_entry')] ?? 0) + 1;
-      expect([stored.length, storedCounts]).toEqual([290, demoCounts]);
+      expect([stored.length, storedCounts]).toEqual([320, demoCounts]);
     });
 
     it('stores no plain-text token or key anywhere, only SHA-256 hashes of the whole strings', async () => {
@@ -174,9 +176,9 @@ describe('loading a seed document', () => {
       })),
     };
     expect(await loadSeedDocument(document, { client, tableName })).toEqual({
-      items: 306,
-      counts: { customer: 1, sim: 100, sim_list_entry: 200, sim_list_meta: 1, sim_list_sequence: 1, sim_list_counts: 2, group_directory: 1 },
+      items: 406,
+      counts: { customer: 1, sim: 100, sim_iccid: 100, sim_list_entry: 200, sim_list_meta: 1, sim_list_sequence: 1, sim_list_counts: 2, group_directory: 1 },
     });
-    expect((await scanAll(client, tableName)).length).toBe(306);
+    expect((await scanAll(client, tableName)).length).toBe(406);
   });
 });
