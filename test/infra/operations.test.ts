@@ -83,6 +83,7 @@ describe('operations in the stack: tracing, alarms to the operations topic, the 
       'order-flagged-for-review',
       'effect-outcome-unknown',
       'callback-failure-rate',
+      'feed-rejection-rate',
     ];
     const stackPath = synthesised.stack.alarms.node.path;
     const ids = synthesised.stack.alarms.alarms.map((alarm) => alarm.node.path.slice(stackPath.length + 1));
