@@ -9,6 +9,8 @@
  * 5. scale       – list pages of a fleet of 100,000 SIMs (--scale N: N SIMs): round trips,
  *                  read units, p50, p99; write units per kind of SIM change; lag; hot keys
  * 6. rate-limiter – 300 concurrent requests of one developer admit exactly 10
+ * 7. feed        – 100,000 in-order usage records through the operator feed's consumer, beside
+ *                  the same write requests sent directly (--feed-records=N); memory growth
  *
  * It starts what it needs (DynamoDB Local, the SQS emulator, the gateway, the SMS simulator,
  * a Stripe stand-in: startLocalRuntime), stops all of it, and exits 0 even when targets are
@@ -21,6 +23,7 @@
  *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
  *          --scale=N                     the scale section's fleet: N SIMs (default 100000; 1000000 takes
  *                                        about half an hour more to load, not for CI)
+ *          --feed-records=N              the feed section's records (default 100000)
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -50,8 +53,9 @@ import { runRoundTrips } from './sections/round-trips';
 import { runScale } from './sections/scale';
 import { runScaleWrites } from './sections/scale-writes';
 import { runThroughput } from './sections/throughput';
+import { runFeed } from './sections/feed';
 
-const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter'] as const;
+const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter', 'feed'] as const;
 type SectionName = (typeof allSections)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -95,6 +99,8 @@ const sizes = {
   scaleUsers: quick ? 200 : 1_000,
   // The rate limiter's arrivals on a synthetic clock, checked against the sliding log.
   rateLimiterArrivals: quick ? 2_000 : 10_000,
+  // The operator feed's in-order usage records (issue #20: 100,000).
+  feedRecords: Number(option('feed-records') || (quick ? 10_000 : 100_000)),
 };
 
 const log = (line: string): void => {
@@ -247,6 +253,11 @@ const main = async (): Promise<void> => {
             dynamodb: { endpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, tableName: runtime!.tableName },
             arrivals: sizes.rateLimiterArrivals,
           }),
+        );
+      }
+      if (sections.includes('feed')) {
+        results.feed = await guarded('feed', () =>
+          runFeed(sectionContext, { dynamodbEndpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, records: sizes.feedRecords }),
         );
       }
     } catch (error) {

@@ -6,6 +6,7 @@ import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
 import type { ScaleFigure } from '../sections/scale';
 import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
+import type { FeedBenchResult } from '../sections/feed';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
@@ -27,6 +28,7 @@ export interface BenchResults {
   /** SIMs of the scale section's fleet. */
   scaleSims?: number;
   rateLimiter?: RateLimiterResult;
+  feed?: FeedBenchResult;
   targets: TargetResult[];
   notes: string[];
 }
@@ -35,6 +37,21 @@ const cell = (value: unknown): string => String(value ?? '—').replace(/\|/g, '
 const table = (header: string[], rows: unknown[][]): string =>
   [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 const number = (value: number | undefined, digits = 1): string => (value === undefined || Number.isNaN(value) ? '—' : String(round(value, digits)));
+
+/** Section 7: the feed consumer beside the same write requests sent directly, and its memory. */
+const feedSection = (result: FeedBenchResult): string =>
+  [
+    table(
+      ['', 'records', 'seconds', 'records/s', 'write requests / record', 'write units / record', 'read units / record'],
+      [
+        ['apply-operator-feed', result.records, result.consumer.seconds, result.consumer.recordsPerSecond, result.consumer.writeRequestsPerRecord, result.consumer.writeUnitsPerRecord, result.consumer.readUnitsPerRecord],
+        ['the same writes, directly', `${result.direct.requests} requests`, result.direct.seconds, result.direct.recordsPerSecond, result.consumer.writeRequestsPerRecord, '—', '—'],
+      ],
+    ),
+    '',
+    `Rate: ${result.ratio} × the direct one. ${result.messages} messages in ${result.invocations} invocations of 5. Requests per record: ${Object.entries(result.consumer.requestsPerRecord).map(([command, count]) => `${command} ${count}`).join(', ')}. ` +
+      `Memory over the consumer's run (after a collection at both ends): RSS ${result.memory.rssBeforeMb} → ${result.memory.rssAfterMb} MB (${result.memory.rssGrowthMb} MB), heap ${result.memory.heapGrowthMb} MB.`,
+  ].join('\n');
 
 const statusMark = { PASS: 'PASS', MISS: '**MISS**', SKIP: 'SKIP' } as const;
 
@@ -249,6 +266,7 @@ export const renderMarkdown = (results: BenchResults): string => {
   }
   if (results.scaleWrites) lines.push('### Keeping the lists exact', '', scaleWritesSection(results.scaleWrites), '');
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
+  if (results.feed) lines.push('## 7. Operator feed: in-order usage records through the consumer', '', feedSection(results.feed), '');
   if (results.notes.length > 0) lines.push('## Notes', '', ...results.notes.map((note) => `- ${note}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
 };

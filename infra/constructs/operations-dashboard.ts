@@ -139,8 +139,10 @@ export class OperationsDashboard extends Construct {
       ]),
     ]);
     rows.push([
-      graph('429 answers by code', [searchOf(metrics, 'RateLimited')], [], 12),
-      graph('Authentication failures by code', [searchOf(metrics, 'AuthFailures')], [], 12),
+      graph('429 answers by code', [searchOf(metrics, 'RateLimited')], [], 8),
+      graph('Authentication failures by code', [searchOf(metrics, 'AuthFailures')], [], 8),
+      // The operator feed (issue #20): its lines by outcome (applied, unchanged, stale, rejected).
+      graph('Operator feed lines by outcome', [searchOf(metrics, 'FeedRecords')], [], 8),
     ]);
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName, widgets: rows });

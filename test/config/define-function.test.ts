@@ -92,6 +92,7 @@ describe('every function of functions/ at init', () => {
     });
     const tableFunction = (name: string) => `${name}: invalid configuration: AWS_REGION is not set; TABLE_NAME is not set`;
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+      'apply-operator-feed.ts': tableFunction('apply-operator-feed'),
       'checkout-esim.ts': tableFunction('checkout-esim'),
       'checkout-iot.ts': tableFunction('checkout-iot'),
       'checkout-physical.ts': tableFunction('checkout-physical'),

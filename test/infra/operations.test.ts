@@ -135,7 +135,7 @@ describe('operations in the stack: tracing, alarms to the operations topic, the 
     for (const queue of queueDefinitions) {
       const queueId = idOf(synthesised, synthesised.stack.workQueues.get(queue.name)!.queue);
       const age = alarms.find(({ properties }) => properties.MetricName === 'ApproximateAgeOfOldestMessage' && referencedIds(properties.Dimensions).includes(queueId));
-      expect(age?.properties, queue.name).toMatchObject({ Namespace: 'AWS/SQS', Threshold: alarmThresholds.oldestMessageSeconds, Statistic: 'Maximum' });
+      expect(age?.properties, queue.name).toMatchObject({ Namespace: 'AWS/SQS', Threshold: queue.oldestMessageAlarmSeconds ?? alarmThresholds.oldestMessageSeconds, Statistic: 'Maximum' });
     }
     for (const [anchor, metricName] of [['order-flagged-for-review', 'OrdersFlaggedForReview'], ['effect-outcome-unknown', 'EffectsUnknown']] as const) {
       expect(byRunbook(anchor)[0], anchor).toMatchObject({

@@ -79,7 +79,7 @@ describe('bundled handlers', () => {
     const bundles = await buildFunctionBundles({ dir });
     const functions = stackFunctions();
     expect(Object.keys(bundles.files).sort()).toEqual(functions.map((fn) => fn.handler).sort());
-    expect(functions).toHaveLength(24);
+    expect(functions).toHaveLength(25);
     const singles = await Promise.all(
       functions.map(({ name, handler }) => build({ ...esbuildBuildOptions(join(repositoryRoot, handler), join(dir, name, 'index.mjs')), write: false })),
     );

@@ -67,12 +67,13 @@ describe("the start banner's and the doc's lifecycle steps", () => {
     const lines = bannerLines({ runtime, seed, seedSource: demoSeedFile, configured: {}, now: new Date() });
     const feed = lines.find((line) => line.includes('/_local/feed'))!;
     await bash(lines.find((line) => line.includes('/developer/api/webhooks/'))!);
+    const usageEvents = () => inboxTypes().filter((type) => type === 'usage.updated').length;
+    const before = usageEvents();
     expect(JSON.parse(await bash(feed.split('    #')[0]!))).toEqual({ accepted: 1, rejected: [] });
-    await eventually(async () => {
-      const sim = (await (await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.simId}/`, { headers: developer })).json()) as { data_used_mb: string };
-      expect(sim.data_used_mb).toBe('250.00');
-    }, 20_000);
-    await eventually(() => expect(inboxTypes().filter((type) => type === 'usage.updated').length).toBeGreaterThan(0), 20_000);
+    // The event says the record applied; then the SIM shows it (one read: Area A is rate limited).
+    await eventually(() => expect(usageEvents()).toBe(before + 1), 20_000);
+    const sim = (await (await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.simId}/`, { headers: developer })).json()) as { usage: { data_used_mb: string } };
+    expect(sim.usage.data_used_mb).toBe('250.00');
     await unsubscribeAll();
   });
 

@@ -1,0 +1,313 @@
+/**
+ * Section 7, the operator feed (issue #20, point 7): 100,000 in-order usage records (one per
+ * SIM of a fleet, in id order, each changing the SIM's figures) through the feed's consumer
+ * (apply-operator-feed's handler, invoked with SQS events of five messages of whole lines as the
+ * event source mapping would), then the same write requests sent directly to DynamoDB Local in
+ * the same run: the consumer's own conditional UpdateItem of each record (fastWriteCommand,
+ * with a later source time and other figures, so that its condition holds), as many per record
+ * as the consumer's write requests per record, in the same groups at once. Reported: records per second both ways and their ratio (target ≥ 0.6), write
+ * units and requests per record, and how much the process's memory grew over the consumer's run
+ * (target < 50 MB, after a garbage collection at both ends). The table has no stream: the list
+ * index's and the pool's maintenance cost is section 5's (write units per usage change).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Message } from '@aws-sdk/client-sqs';
+import { createTable } from '../../local/create-table';
+import { lambdaContext } from '../../local/lambda-context';
+import { buildSqsEvent, localQueueArn } from '../../local/sqs-event';
+import type { SimItem } from '../../shared/db/items';
+import { gsi1Partition, key } from '../../shared/db/keys';
+import { applyOperatorFeedConsumer } from '../../shared/feed/consumer';
+import { feedMessageDrafts, type FeedMessageDraft } from '../../shared/feed/messages';
+import { simIccidItem } from '../../shared/sims/sim-writes';
+import { fastWriteCommand, type SourcedChange } from '../../shared/sims/sourced-writes';
+import { queueDefinition } from '../../shared/topology/queues';
+import { dayOf, formatPosition } from '../../shared/sim-lists/layout';
+import type { SectionContext } from '../lib/context';
+import { round } from '../lib/stats';
+
+/** What the section measured. */
+export interface FeedBenchResult {
+  records: number;
+  messages: number;
+  invocations: number;
+  consumer: {
+    seconds: number;
+    recordsPerSecond: number;
+    writeRequestsPerRecord: number;
+    writeUnitsPerRecord: number;
+    readUnitsPerRecord: number;
+    requestsPerRecord: Record<string, number>;
+    outcomes: Record<string, number>;
+  };
+  direct: { seconds: number; requests: number; requestsPerSecond: number; recordsPerSecond: number };
+  ratio: number;
+  memory: { rssGrowthMb: number; heapGrowthMb: number; rssBeforeMb: number; rssAfterMb: number };
+}
+
+/** Options of the section. */
+export interface FeedBenchOptions {
+  dynamodbEndpoint: string;
+  region: string;
+  records: number;
+}
+
+const mb = (bytes: number) => round(bytes / 1048576, 1);
+
+/** A garbage collection, when the flag can be set at run time (V8 allows it). */
+const collectGarbage = (() => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  return () => {
+    gc?.();
+    gc?.();
+  };
+})();
+
+/** Requests and capacity units by command, counted without keeping the calls (their inputs would fill memory). */
+const countRequests = (client: DynamoDBDocumentClient) => {
+  const requests: Record<string, number> = {};
+  const units = { read: 0, write: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String((context as { commandName?: string }).commandName).replace(/Command$/, '');
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      requests[command] = (requests[command] ?? 0) + 1;
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      const total = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
+      if (/^(Get|BatchGet|Query|Scan)/.test(command)) units.read += total;
+      else units.write += total;
+      return result;
+    },
+    { step: 'initialize', name: 'benchFeedCounter' },
+  );
+  return { requests, units };
+};
+
+const groupId = 'feedbench';
+const customers = Array.from({ length: 10 }, (_, index) => `feedbench-${index}`);
+const month = new Date().toISOString().slice(0, 7);
+const iccidOf = (index: number) => `8999${String(index).padStart(12, '0')}`;
+
+/** The fleet's SIM of an index (usage 0.00 for this month), owned by one of ten sub-customers. */
+const simOf = (index: number, nowMs: number): SimItem => {
+  const owner = customers[index % customers.length]!;
+  return {
+    ...key.sim(index + 1),
+    GSI1PK: gsi1Partition.simByIccid(iccidOf(index)),
+    GSI1SK: 'SIM',
+    type: 'sim',
+    id: index + 1,
+    iccid: iccidOf(index),
+    msisdn: null,
+    status: 'active',
+    connection_status: 'active',
+    customer_id: owner,
+    customer_name: owner,
+    customer_path: [groupId, owner],
+    tariff_name: 'IoT 1GB',
+    data_used_mb: '0.00',
+    data_overage_mb: '0.00',
+    base_cost: '5.00',
+    overage_cost: '0.00',
+    data_bundle: null,
+    updated_at: new Date(nowMs).toISOString().replace('Z', '+00:00'),
+    updated_at_ms: nowMs,
+    usage_month: month,
+  };
+};
+
+/** Writes the fleet's SIM and ICCID items (25 a call, 16 calls at once). */
+const writeFleet = async (db: DynamoDBDocumentClient, tableName: string, count: number, nowMs: number): Promise<void> => {
+  const calls: Record<string, unknown>[][] = [];
+  let batch: Record<string, unknown>[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const sim = simOf(index, nowMs);
+    for (const item of [sim as unknown as Record<string, unknown>, simIccidItem(sim)]) {
+      batch.push(item);
+      if (batch.length === 25) {
+        calls.push(batch);
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) calls.push(batch);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < calls.length) {
+        let pending = calls[next++]!.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length > 0) {
+          const output = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+          pending = (output.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+        }
+      }
+    }),
+  );
+};
+
+/** The record of index `index`: the SIM's usage, later than the last, in id order. */
+const usageLine = (index: number, baseMs: number): string =>
+  JSON.stringify({
+    type: 'usage',
+    source_time: new Date(baseMs + index).toISOString(),
+    iccid: iccidOf(index),
+    month,
+    data_used_mb: `${(index % 5000) + 1}.25`,
+    data_overage_mb: '0.00',
+    overage_cost: '0.00',
+  });
+
+function* numberedLines(count: number, baseMs: number): Generator<{ line: number; text: string }> {
+  for (let index = 0; index < count; index += 1) yield { line: index + 1, text: usageLine(index, baseMs) };
+}
+
+/** The messages in invocations of the queue's batch size. */
+function* invocationsOf(drafts: Iterable<FeedMessageDraft>, batchSize: number): Generator<FeedMessageDraft[]> {
+  let batch: FeedMessageDraft[] = [];
+  for (const draft of drafts) {
+    batch.push(draft);
+    if (batch.length === batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Runs the section. */
+export const runFeed = async (context: SectionContext, options: FeedBenchOptions): Promise<FeedBenchResult> => {
+  const client = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const loader = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const tableName = `bench-feed-${Date.now()}`;
+  const nowMs = Date.now();
+  try {
+    await createTable(client, tableName, { stream: false });
+    context.log(`feed: writing ${options.records.toLocaleString('en-GB')} SIMs and their ICCID items`);
+    await writeFleet(loader, tableName, options.records, nowMs);
+
+    // The consumer, as apply-operator-feed's handler builds it, on a client of its own.
+    const consumerClient = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const consumerDb = DynamoDBDocumentClient.from(consumerClient, { marshallOptions: { removeUndefinedValues: true } });
+    const counted = countRequests(consumerDb);
+    const handler = applyOperatorFeedConsumer({ db: consumerDb, tableName, now: Date.now });
+    const queue = queueDefinition('operator-feed');
+    const outcomes: Record<string, number> = {};
+    const baseMs = Date.parse(`${month}-01T00:00:00Z`);
+
+    collectGarbage();
+    const before = process.memoryUsage();
+    const started = performance.now();
+    let messages = 0;
+    let invocations = 0;
+    const groups: number[] = [];
+    for (const batch of invocationsOf(feedMessageDrafts(numberedLines(options.records, baseMs), () => {}), queue.batchSize)) {
+      const sqsMessages: Message[] = batch.map((draft, index) => ({
+        MessageId: `feed-${invocations}-${index}`,
+        ReceiptHandle: `r-${invocations}-${index}`,
+        Body: draft.body,
+        MessageAttributes: { first_line: { DataType: 'Number', StringValue: String(draft.firstLine) } },
+      }));
+      const result = await handler(buildSqsEvent(sqsMessages, localQueueArn(queue.name)), lambdaContext({ name: queue.consumer.name, timeoutSeconds: queue.consumerTimeoutSeconds }));
+      if (result.batchItemFailures.length > 0) throw new Error(`the consumer failed ${result.batchItemFailures.length} messages of invocation ${invocations}`);
+      groups.push(batch.reduce((sum, draft) => sum + draft.lines, 0));
+      messages += batch.length;
+      invocations += 1;
+      if (invocations % 50 === 0) context.log(`feed: ${messages} messages applied`);
+    }
+    const consumerSeconds = (performance.now() - started) / 1000;
+    collectGarbage();
+    const after = process.memoryUsage();
+    // Every record applied: a sample of the SIMs across the fleet holds its record's figures.
+    const sample = Array.from({ length: 100 }, (_, index) => Math.floor((index * options.records) / 100));
+    const read = await loader.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: sample.map((index) => key.sim(index + 1)) } } }));
+    const wrong = (read.Responses?.[tableName] ?? []).filter((item) => item.data_used_mb !== `${((Number(item.id) - 1) % 5000) + 1}.25`);
+    if (wrong.length > 0 || (read.Responses?.[tableName] ?? []).length !== sample.length) throw new Error(`the consumer left ${wrong.length} of 100 sampled SIMs without their record's figures`);
+    outcomes.sampledAndApplied = sample.length;
+    const writeRequests = Object.entries(counted.requests)
+      .filter(([command]) => /^(Put|Update|Delete|BatchWrite|TransactWrite)/.test(command))
+      .reduce((sum, [, count]) => sum + count, 0);
+    const writeRequestsPerRecord = writeRequests / options.records;
+
+    // The same number of write requests per record, sent directly, in the same groups at once.
+    const directClient = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const directDb = DynamoDBDocumentClient.from(directClient);
+    const directRequests = Math.round(writeRequestsPerRecord * options.records);
+    const directStarted = performance.now();
+    let sent = 0;
+    for (const size of groups) {
+      const count = Math.min(Math.round(size * writeRequestsPerRecord), directRequests - sent);
+      await Promise.all(
+        Array.from({ length: count }, (_, offset) => {
+          const index = (sent + offset) % options.records;
+          const sim = simOf(index, nowMs);
+          const change: SourcedChange = {
+            simId: sim.id,
+            iccid: sim.iccid,
+            sourceMs: baseMs + options.records + sent + offset,
+            fields: {},
+            usage: { month, data_used_mb: `${(index % 5000) + 2}.50`, data_overage_mb: '0.00', overage_cost: '0.00' },
+            expectedOwner: sim,
+          };
+          const at = Date.now();
+          const position = formatPosition(dayOf(at), sent + offset);
+          return directDb.send(fastWriteCommand(tableName, change, at, { listed_at_ms: at, list_pos: { [groupId]: position, [sim.customer_id]: position } }));
+        }),
+      );
+      sent += count;
+    }
+    const directSeconds = (performance.now() - directStarted) / 1000;
+    consumerClient.destroy();
+    directClient.destroy();
+
+    const recordsPerSecond = options.records / consumerSeconds;
+    const directRequestsPerSecond = sent / directSeconds;
+    const directRecordsPerSecond = directRequestsPerSecond / writeRequestsPerRecord;
+    const result: FeedBenchResult = {
+      records: options.records,
+      messages,
+      invocations,
+      consumer: {
+        seconds: round(consumerSeconds, 1),
+        recordsPerSecond: round(recordsPerSecond, 0),
+        writeRequestsPerRecord: round(writeRequestsPerRecord, 3),
+        writeUnitsPerRecord: round(counted.units.write / options.records, 2),
+        readUnitsPerRecord: round(counted.units.read / options.records, 2),
+        requestsPerRecord: Object.fromEntries(Object.entries(counted.requests).map(([command, count]) => [command, round(count / options.records, 3)])),
+        outcomes,
+      },
+      direct: { seconds: round(directSeconds, 1), requests: sent, requestsPerSecond: round(directRequestsPerSecond, 0), recordsPerSecond: round(directRecordsPerSecond, 0) },
+      ratio: round(recordsPerSecond / directRecordsPerSecond, 2),
+      memory: {
+        rssBeforeMb: mb(before.rss),
+        rssAfterMb: mb(after.rss),
+        rssGrowthMb: mb(after.rss - before.rss),
+        heapGrowthMb: mb(after.heapUsed - before.heapUsed),
+      },
+    };
+    context.targets.check({
+      section: '7 feed',
+      id: 'feed-rate-vs-direct',
+      subject: `${options.records.toLocaleString('en-GB')} in-order usage records`,
+      target: '≥ 0.6 × the same write requests sent directly',
+      actual: `${result.ratio} × (${result.consumer.recordsPerSecond} records/s; direct ${result.direct.recordsPerSecond} records/s at ${result.consumer.writeRequestsPerRecord} writes a record)`,
+      met: result.ratio >= 0.6,
+      evidence: `consumer requests per record: ${JSON.stringify(result.consumer.requestsPerRecord)}`,
+    });
+    context.targets.check({
+      section: '7 feed',
+      id: 'feed-memory-growth',
+      subject: 'apply-operator-feed over the run',
+      target: '< 50 MB',
+      actual: `${result.memory.rssGrowthMb} MB RSS (${result.memory.heapGrowthMb} MB heap)`,
+      met: result.memory.rssGrowthMb < 50,
+    });
+    return result;
+  } finally {
+    loader.destroy();
+  }
+};
