@@ -223,12 +223,17 @@ export const describeCall = (call: RecordedCall): string => {
   return `${name}${index ? `(${index})` : ''} ${partitions.join(',')}`.trim();
 };
 
+/** Partitions of the list index (shared/sim-lists, issue #19) a list request may query: its fences, count pages and buckets. */
+const listIndexPartitions = /^(SIMLIST|SIMLIC|SIMLTC|SIMLI|SIMLT)#/;
+
 /**
  * What a list request (A1) read beyond "the SIM read's guard calls, plus what its count and
- * offset need, plus the page": every business call must be a Query of a `SCOPE#` partition
- * (small sim_scope items, projected), the GSI1 lookup of a `customer` name, or the one
- * BatchGetItem of the page's SIMs, which must read exactly the `results` returned. Returns
- * the problems found (none: the list read only what it needed).
+ * offset need, plus the page": every business call must be a Query of the list index (its
+ * fences, count pages and buckets, issue #19) or of a `SCOPE#` partition (a group of an earlier
+ * version before rebuild-list-index; small sim_scope items, projected), the GSI1 lookup of a
+ * `customer` name, or the one read of the page's SIMs (with the group's directory beside them),
+ * which must read exactly the `results` returned. Returns the problems found (none: the list
+ * read only what it needed).
  */
 export const listReadProblems = (calls: readonly BenchCall[], results: number): string[] => {
   const problems: string[] = [];
@@ -245,10 +250,12 @@ export const listReadProblems = (calls: readonly BenchCall[], results: number): 
         if (!input.ProjectionExpression) problems.push('a scope Query without a projection');
         continue;
       }
+      if (!input.IndexName && partitions.every((pk) => listIndexPartitions.test(pk))) continue;
     }
-    if ((call.command === 'BatchGetItemCommand' || call.command === 'GetItemCommand') && partitions.every((pk) => pk.startsWith('SIM#'))) {
+    if (call.command === 'GetItemCommand' && partitions.every((pk) => pk.startsWith('GROUP#'))) continue;
+    if ((call.command === 'BatchGetItemCommand' || call.command === 'GetItemCommand') && partitions.every((pk) => pk.startsWith('SIM#') || pk.startsWith('GROUP#'))) {
       pageReads += 1;
-      simKeys += partitions.length;
+      simKeys += partitions.filter((pk) => pk.startsWith('SIM#')).length;
       simItems += call.simItemsRead;
       continue;
     }

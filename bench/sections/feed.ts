@@ -250,7 +250,8 @@ export const runFeed = async (context: SectionContext, options: FeedBenchOptions
             iccid: sim.iccid,
             sourceMs: baseMs + options.records + sent + offset,
             fields: {},
-            usage: { month, data_used_mb: `${(index % 5000) + 2}.50`, data_overage_mb: '0.00', overage_cost: '0.00' },
+            // A figure no earlier write of this SIM had (the condition wants one value different).
+            usage: { month, data_used_mb: `${sent + offset + 100_000}.50`, data_overage_mb: '0.00', overage_cost: '0.00' },
             expectedOwner: sim,
           };
           const at = Date.now();

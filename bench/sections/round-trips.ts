@@ -146,12 +146,12 @@ const recordRoundTripTargets = (context: SectionContext, figures: RoundTripFigur
         context.targets.skip({ section, id: 'sim-read-calls', subject: figure.route, target: '≤ 4 calls in ≤ 2 round trips', reason: figure.note ?? 'no 200 answer' });
       }
     }
-    // The SIM list's read plan (scope Queries, then one read of the page's SIMs); the webhook lists page no SIMs.
+    // The SIM list's read plan (the list index's Queries, then one read of the page's SIMs); the webhook lists page no SIMs.
     if (figure.route === 'list-sims' && figure.success?.listProblems) {
       const sim = figures.find((other) => other.route === 'get-sim')?.success;
       context.targets.check({
         section, id: 'list-page-calls', subject: figure.route,
-        target: `the SIM read's guard calls + scope Queries for count and offset + one read of the page's SIMs`,
+        target: `the SIM read's guard calls + the list index's Queries for count and offset + one read of the page's SIMs`,
         actual: `${figure.success.calls} calls, ${figure.success.roundTrips} round trips${sim ? ` (SIM read: ${sim.calls}, ${sim.roundTrips})` : ''}, ${figure.success.results} results`,
         met: figure.success.listProblems.length === 0, evidence: figure.success.listProblems.join('; '),
       });

@@ -185,36 +185,15 @@ export const applySimRecords = async (table: FeedTable, lines: readonly SimLine[
     changes.push({ line, change: { simId: record.id, iccid: record.iccid, sourceMs: record.sourceMs, fields, ...(current ? { expectedOwner: current } : {}) } });
   }
 
-  const results = await Promise.all(
-    inChunks(changes).map(async (group) => {
-      try {
-        return await applySourcedChanges(table, group.map(({ change }) => change), nowMs);
-      } catch (error) {
-        if (error instanceof MsisdnInUse) return group.map(() => ({ outcome: 'rejected' as const, reason: `msisdn ${String(error.sim.msisdn)} is held by another SIM` }));
-        throw error;
-      }
-    }),
-  );
-  inChunks(changes).forEach((group, groupIndex) =>
-    group.forEach(({ line }, index) => {
-      const result = results[groupIndex]![index]!;
-      if ('reason' in result) reject(line, result.reason);
-      else if (result.outcome === 'missing') reject(line, 'the SIM does not exist any more');
-      else outcomes.set(line, { outcome: result.outcome });
-    }),
-  );
+  // One position reservation for the whole message; a SIM's records in line order.
+  const results = await applySourcedChanges(table, changes.map(({ change }) => change), nowMs);
+  changes.forEach(({ line }, index) => {
+    const result = results[index]!;
+    if (result.outcome === 'refused') reject(line, result.reason);
+    else if (result.outcome === 'missing') reject(line, 'the SIM does not exist any more');
+    else outcomes.set(line, { outcome: result.outcome });
+  });
   return outcomes;
-};
-
-/**
- * Changes in chunks of 100 for applySourcedChanges (one position reservation per chunk, a SIM's
- * records in order within one). Two chunks may hold records of one SIM: they apply
- * concurrently, and the outcome is the same, since the latest source time of each field wins.
- */
-const inChunks = (changes: { line: number; change: SourcedChange }[]) => {
-  const groups: { line: number; change: SourcedChange }[][] = [];
-  for (let start = 0; start < changes.length; start += 100) groups.push(changes.slice(start, start + 100));
-  return groups;
 };
 
 /** The SIM item of a `sim` record for a new SIM (usage 0.00 until its first usage record), created through the write path. */

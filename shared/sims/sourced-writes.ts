@@ -3,6 +3,7 @@ import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
+import { concurrencyLimit } from '../async/limit';
 import { claimMsisdnAlone } from './msisdn-index';
 import { isoWithOffset } from './sim-object';
 import { MsisdnInUse, putSimIccid, releaseMsisdnAlone, simIccidItem, type SimTable } from './sim-writes';
@@ -67,7 +68,7 @@ export interface SourcedChange {
 }
 
 /** What a sourced change did: `applied` (a value changed), `unchanged` (only times moved), `stale` (older than what is stored), `missing` (no such SIM). */
-export type SourcedOutcome = { outcome: 'applied' | 'unchanged' | 'stale'; sim?: SimItem } | { outcome: 'missing' };
+export type SourcedOutcome = { outcome: 'applied' | 'unchanged' | 'stale'; sim?: SimItem } | { outcome: 'missing' } | { outcome: 'refused'; reason: string };
 
 /** The SIM item attributes a field's value writes. */
 const attributesOf = (change: SourcedChange): Record<string, unknown> => {
@@ -128,8 +129,15 @@ const expression = () => {
 };
 
 /**
- * Applies sourced changes of existing SIMs (several SIMs at once; changes of one SIM in the
- * order given): time positions for the fast writes are taken for all of them in one call.
+ * SIMs written at once in this container (across the messages of a batch): about the SDK's
+ * sockets (50), so that throughput stays and memory does not grow with the batch.
+ */
+const simWrites = concurrencyLimit(48);
+
+/**
+ * Applies sourced changes of existing SIMs (several SIMs at once, at most 48 in this container;
+ * changes of one SIM in the order given): time positions for the fast writes are taken for all
+ * of them in one call.
  */
 export const applySourcedChanges = async (table: SimTable, changes: readonly SourcedChange[], nowMs: number): Promise<SourcedOutcome[]> => {
   const bySim = new Map<number, number[]>();
@@ -140,20 +148,32 @@ export const applySourcedChanges = async (table: SimTable, changes: readonly Sou
   const listingOf = new Map(fast.map(({ index }, position) => [index, listings[position]!]));
   const outcomes: SourcedOutcome[] = new Array(changes.length);
   await Promise.all(
-    [...bySim.values()].map(async (indexes) => {
-      for (const index of indexes) outcomes[index] = await applyOne(table, changes[index]!, nowMs, listingOf.get(index));
-    }),
+    [...bySim.values()].map((indexes) =>
+      simWrites(async () => {
+        for (const index of indexes) outcomes[index] = await applyOne(table, changes[index]!, nowMs, listingOf.get(index));
+      }),
+    ),
   );
   return outcomes;
 };
 
 /** One sourced change: the fast conditional write when the writer knows the path, else (or when it lost) read and write. */
-const applyOne = async (table: SimTable, change: SourcedChange, nowMs: number, listing: ListingAttributes | undefined): Promise<SourcedOutcome> => {
+const applyOne = async (table: SimTable, given: SourcedChange, nowMs: number, listing: ListingAttributes | undefined): Promise<SourcedOutcome> => {
+  let change = given;
   const number = change.fields.msisdn;
-  if (number && !(await claimMsisdnAlone(table, { id: change.simId, iccid: change.iccid, msisdn: number }))) throw new MsisdnInUse({ id: change.simId, msisdn: number });
+  if (number && !(await claimMsisdnAlone(table, { id: change.simId, iccid: change.iccid, msisdn: number }))) {
+    // Another SIM holds the number: refused, unless the record is late for it anyway (then its other fields may still apply).
+    const sim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(change.simId), ConsistentRead: true }))).Item;
+    if (sim?.type !== 'sim') return { outcome: 'missing' };
+    if (isNewer(sim as SimItem & Record<string, unknown>, change, 'msisdn')) return { outcome: 'refused', reason: `msisdn ${number} is held by another SIM` };
+    const { msisdn: _late, ...fields } = change.fields;
+    change = { ...change, fields };
+    if (carried(change).length === 0) return { outcome: 'stale', sim: sim as SimItem };
+    return writeChange(table, change, nowMs, listing);
+  }
   const outcome = await writeChange(table, change, nowMs, listing);
   // A number claimed for a record that did not set it (late, or the SIM gone) is given back.
-  if (number && (outcome.outcome === 'missing' || (outcome.sim !== undefined && outcome.sim.msisdn !== number))) await releaseMsisdnAlone(table, number, change.simId);
+  if (number && (outcome.outcome === 'missing' || ('sim' in outcome && outcome.sim !== undefined && outcome.sim.msisdn !== number))) await releaseMsisdnAlone(table, number, change.simId);
   return outcome;
 };
 

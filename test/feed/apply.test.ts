@@ -157,11 +157,12 @@ describe('refused lines', () => {
       { type: 'customer', source_time: at(1), id: 'acme-west', name: 'Acme North', parent: 'acme', sms_enabled: true },
       { type: 'data_bundle', source_time: at(1), id: 'b-x', customer: 'nobody', allowance_mb: '1', monthly_cost: '1', per_sim_access_fee: '1' },
       { type: 'data_bundle', source_time: at(1), id: 'b-acme-fleet', customer: 'globex', allowance_mb: '1', monthly_cost: '1', per_sim_access_fee: '1' },
+      { type: 'sim', source_time: at(1), id: 1007, iccid: iccid(1007), msisdn: '447700900008', tariff_name: 'Other' },
       status(1002, 1, 'suspended'),
     ];
     const now = Date.now();
     const batch = await apply(table, lines, now);
-    expect(batch).toMatchObject({ lines: 16, applied: 2, unchanged: 0, stale: 0, rejected: 14 });
+    expect(batch).toMatchObject({ lines: 17, applied: 2, unchanged: 0, stale: 0, rejected: 15 });
     const expected = [
       [2, 'the line is not JSON'],
       [3, 'no SIM with ICCID 8944999999999999999'],
@@ -177,6 +178,7 @@ describe('refused lines', () => {
       [13, 'name "Acme North" is already the name of customer acme-north of group acme'],
       [14, 'customer nobody does not exist'],
       [15, 'data bundle b-acme-fleet belongs to customer group acme, not globex'],
+      [16, 'msisdn 447700900008 is held by another SIM'],
     ];
     const rejections = await listFeedRejections(table, now);
     expect(rejections.map((rejection) => [rejection.line, rejection.reason])).toEqual(expected);
@@ -189,6 +191,8 @@ describe('refused lines', () => {
     expect(await itemOf(table, key.customer('acme-west'))).toBeUndefined();
     expect(await itemOf(table, key.dataBundle('b-x'))).toBeUndefined();
     expect(await itemOf(table, key.customer('acme-south'))).toMatchObject({ parent: 'acme' });
+    const untouched = await simOf(table, 1007);
+    expect([untouched.msisdn, untouched.tariff_name === 'Other', untouched.src_tariff_name]).toEqual(['447700900007', false, undefined]);
   });
 });
 

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
 import { key } from '../../shared/db/keys';
 import { readGroupDirectory } from '../../shared/groups/directory';
-import { testDynamoClient } from '../support/resources';
+import { testDynamoClient, testSqsClient } from '../support/resources';
 import { lifecycleUrlOf } from '../../local/console/sections/webhooks';
 import { demoCredentials } from '../../local/demo-credentials';
 import type { LocalRuntime } from '../../local/runtime';
@@ -104,6 +105,23 @@ describe('POST /_local/feed', () => {
       413,
       { detail: 'The body must be at most 16777216 bytes; send a larger file with npm run admin -- feed FILE --queue-url URL.', code: 'payload_too_large' },
     ]);
+  });
+});
+
+describe('a message that cannot be read at all', () => {
+  it('fails alone and goes to the dead-letter queue after its receives; the messages beside it apply', async () => {
+    const sqs = testSqsClient();
+    const queue = runtime.queues['operator-feed'];
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: ' \n ' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: JSON.stringify(usage(1006, 1, '6.00')) }));
+    await eventually(async () => expect((await simItem(1006)).data_used_mb).toBe('6.00'), 15_000);
+    const dead = await eventually(async () => {
+      const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.deadLetterUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 10 }));
+      expect(received.Messages).toHaveLength(1);
+      return received.Messages![0]!;
+    }, 30_000);
+    expect(dead.Body).toBe(' \n ');
+    sqs.destroy();
   });
 });
 
