@@ -192,9 +192,10 @@ describe('the refused lines elsewhere, and admin feed', () => {
   it('sends a file in messages of whole numbered lines, and goes on from a line', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'feed-file-'));
     const file = join(folder, 'usage.jsonl');
-    // 2,000 lines (some 350 KB): usage of SIM 1021 rising, a refused line at 1,500.
+    // 2,000 lines (some 350 KB): usage of ten SIMs rising in turn, a refused line at 1,500.
+    const sims = [1021, 1022, 1023, 1024, 1025, 1026, 1027, 1028, 1029, 1030];
     const records = Array.from({ length: 2_000 }, (_, index) =>
-      index === 1_499 ? '{"type":"usage"}' : JSON.stringify(usage(1021, 200 + index, `${index}.00`)),
+      index === 1_499 ? '{"type":"usage"}' : JSON.stringify(usage(sims[index % 10]!, 200 + index, `${index}.00`)),
     );
     writeFileSync(file, `${records.join('\n')}\n`);
     const run = async (...extra: string[]) => {
@@ -207,7 +208,8 @@ describe('the refused lines elsewhere, and admin feed', () => {
       return [code, out];
     };
     expect(await run('--from-line', '1001')).toEqual([0, [`Sent lines 1001 to 2000 of ${file} in 3 messages`]]);
-    await eventually(async () => expect((await simItem(1021)).data_used_mb).toBe('1999.00'), 20_000);
+    // Each SIM ends with its last line's figures (lines 1991 to 2000).
+    await eventually(async () => expect(await Promise.all(sims.map(async (id) => (await simItem(id)).data_used_mb))).toEqual(sims.map((_, index) => `${1990 + index}.00`)), 30_000, 200);
     const journal = await eventually(async () => {
       const found = (await (await fetch(`${runtime.baseUrl}/_local/feed`)).json()) as { batches: { first_line: number; lines: number }[]; rejections: { line: number; reason: string }[] };
       const fromFile = found.batches.filter((batch) => batch.first_line >= 1001).sort((left, right) => left.first_line - right.first_line);
