@@ -24,6 +24,7 @@
  *          --scale=N                     the scale section's fleet: N SIMs (default 100000; 1000000 takes
  *                                        about half an hour more to load, not for CI)
  *          --feed-records=N              the feed section's records (default 100000)
+ *          --feed-file-lines=N           the lines of the file it sends through admin feed (default 1000000)
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -53,7 +54,7 @@ import { runRoundTrips } from './sections/round-trips';
 import { runScale } from './sections/scale';
 import { runScaleWrites } from './sections/scale-writes';
 import { runThroughput } from './sections/throughput';
-import { runFeed } from './sections/feed';
+import { runFeed, runFeedUpload } from './sections/feed';
 
 const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter', 'feed'] as const;
 type SectionName = (typeof allSections)[number];
@@ -101,6 +102,8 @@ const sizes = {
   rateLimiterArrivals: quick ? 2_000 : 10_000,
   // The operator feed's in-order usage records (issue #20: 100,000).
   feedRecords: Number(option('feed-records') || (quick ? 10_000 : 100_000)),
+  // The lines of the file sent through admin feed (issue #20: a million must go through).
+  feedFileLines: Number(option('feed-file-lines') || (quick ? 100_000 : 1_000_000)),
 };
 
 const log = (line: string): void => {
@@ -258,6 +261,9 @@ const main = async (): Promise<void> => {
       if (sections.includes('feed')) {
         results.feed = await guarded('feed', () =>
           runFeed(sectionContext, { dynamodbEndpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, records: sizes.feedRecords }),
+        );
+        results.feedUpload = await guarded('feed upload', () =>
+          runFeedUpload(sectionContext, { sqsEndpoint: runtime!.sqsEndpoint, region: runtime!.env.AWS_REGION!, lines: sizes.feedFileLines, root }),
         );
       }
     } catch (error) {

@@ -6,7 +6,7 @@ import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
 import type { ScaleFigure } from '../sections/scale';
 import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
-import type { FeedBenchResult } from '../sections/feed';
+import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
@@ -29,6 +29,7 @@ export interface BenchResults {
   scaleSims?: number;
   rateLimiter?: RateLimiterResult;
   feed?: FeedBenchResult;
+  feedUpload?: FeedUploadResult;
   targets: TargetResult[];
   notes: string[];
 }
@@ -267,6 +268,16 @@ export const renderMarkdown = (results: BenchResults): string => {
   if (results.scaleWrites) lines.push('### Keeping the lists exact', '', scaleWritesSection(results.scaleWrites), '');
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
   if (results.feed) lines.push('## 7. Operator feed: in-order usage records through the consumer', '', feedSection(results.feed), '');
+  if (results.feedUpload) {
+    const upload = results.feedUpload;
+    lines.push(
+      '### A file through `admin feed`',
+      '',
+      `${upload.lines.toLocaleString('en-GB')} lines (${upload.megabytes} MB) in ${upload.seconds} s (${upload.linesPerSecond.toLocaleString('en-GB')} lines/s) as ${upload.messages} messages; ` +
+        `${upload.linesQueued.toLocaleString('en-GB')} lines found on the queue, ${upload.contiguous ? 'numbered without a gap' : 'WITH GAPS OR OVERLAPS'}; peak RSS of the admin feed process ${upload.peakRssMb} MB.`,
+      '',
+    );
+  }
   if (results.notes.length > 0) lines.push('## Notes', '', ...results.notes.map((note) => `- ${note}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
 };

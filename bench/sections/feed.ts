@@ -10,11 +10,16 @@
  * (target < 50 MB, after a garbage collection at both ends). The table has no stream: the list
  * index's and the pool's maintenance cost is section 5's (write units per usage change).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Message } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { createTable } from '../../local/create-table';
 import { lambdaContext } from '../../local/lambda-context';
 import { buildSqsEvent, localQueueArn } from '../../local/sqs-event';
@@ -310,5 +315,113 @@ export const runFeed = async (context: SectionContext, options: FeedBenchOptions
     return result;
   } finally {
     loader.destroy();
+  }
+};
+
+/** What the upload of a feed file measured. */
+export interface FeedUploadResult {
+  lines: number;
+  megabytes: number;
+  seconds: number;
+  linesPerSecond: number;
+  messages: number;
+  /** Peak resident memory of the `admin feed` process (VmHWM). */
+  peakRssMb: number;
+  /** Lines found on the queue, and whether the messages' first lines cover the file without a gap. */
+  linesQueued: number;
+  contiguous: boolean;
+}
+
+/** Peak resident memory of a process in MB (Linux: VmHWM of /proc/<pid>/status), undefined once it is gone. */
+const peakRssOf = (pid: number): number | undefined => {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Issue #20, point 4: a file of a million lines through `npm run admin -- feed FILE --queue-url
+ * URL` (its own process, as an operator runs it) to a queue of the local SQS emulator that no
+ * consumer reads; then every message is received again and its lines counted, and the messages'
+ * `first_line` attributes must cover the file without a gap or an overlap.
+ */
+export const runFeedUpload = async (context: SectionContext, options: { sqsEndpoint: string; region: string; lines: number; root: string }): Promise<FeedUploadResult> => {
+  const sqs = new SQSClient({ endpoint: options.sqsEndpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const folder = mkdtempSync(join(tmpdir(), 'bench-feed-file-'));
+  const file = join(folder, 'usage.jsonl');
+  try {
+    const queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `bench-feed-upload-${Date.now()}` }))).QueueUrl!;
+    const out = createWriteStream(file);
+    const baseMs = Date.parse(`${month}-01T00:00:00Z`);
+    for (let index = 0; index < options.lines; index += 1) {
+      if (!out.write(`${usageLine(index % 100_000, baseMs + index)}\n`)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+    const bytes = statSync(file).size;
+    context.log(`feed: a file of ${options.lines.toLocaleString('en-GB')} lines (${mb(bytes)} MB) through admin feed`);
+
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/admin-cli.ts', 'feed', file, '--queue-url', queueUrl, '--sqs-endpoint', options.sqsEndpoint, '--region', options.region], {
+      cwd: options.root,
+      env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, peakRssOf(child.pid!) ?? 0)), 200);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    if (code !== 0) throw new Error(`admin feed exited ${code}: ${output.slice(-400)}`);
+
+    // Every message again: its lines, and where it starts.
+    const starts: { first: number; lines: number }[] = [];
+    let empty = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (empty < 3) {
+          const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'], VisibilityTimeout: 600 }));
+          if (!received.Messages?.length) {
+            empty += 1;
+            continue;
+          }
+          for (const message of received.Messages) {
+            starts.push({ first: Number(message.MessageAttributes?.first_line?.StringValue), lines: message.Body!.split('\n').length });
+          }
+        }
+      }),
+    );
+    starts.sort((left, right) => left.first - right.first);
+    const contiguous = starts.every((entry, index) => entry.first === (index === 0 ? 1 : starts[index - 1]!.first + starts[index - 1]!.lines));
+    const linesQueued = starts.reduce((sum, entry) => sum + entry.lines, 0);
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+    const result: FeedUploadResult = {
+      lines: options.lines,
+      megabytes: mb(bytes),
+      seconds: round(seconds, 1),
+      linesPerSecond: round(options.lines / seconds, 0),
+      messages: starts.length,
+      peakRssMb: round(peak, 0),
+      linesQueued,
+      contiguous,
+    };
+    context.targets.check({
+      section: '7 feed',
+      id: 'feed-file-upload',
+      subject: `admin feed of ${options.lines.toLocaleString('en-GB')} lines`,
+      target: 'every line queued once, in numbered messages without a gap',
+      actual: `${linesQueued.toLocaleString('en-GB')} lines in ${starts.length} messages, ${contiguous ? 'contiguous' : 'with gaps or overlaps'}, ${result.seconds} s, peak RSS ${result.peakRssMb} MB`,
+      met: linesQueued === options.lines && contiguous,
+    });
+    return result;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    sqs.destroy();
   }
 };
