@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { coldCallOnce, lambdaVariables, type ColdFunction } from '../../bench/lib/cold-call';
@@ -9,7 +10,8 @@ import { credentialProviderAlias, esbuildBuildOptions } from '../../infra/bundli
 import { makeRouteEvent } from '../../local/event-fixtures';
 import { repositoryRoot } from '../../local/handler-loader';
 import { loadSeedDocument } from '../../local/seed/load';
-import { missingCredentialsMessage } from '../../shared/adapters/aws/environment-credentials';
+import { defaultProvider, missingCredentialsMessage } from '../../shared/adapters/aws/environment-credentials';
+import { prepareClient } from '../../shared/adapters/aws/prepare-client';
 import { allRoutes } from '../../shared/topology/routes';
 import { apiKeyOf, areaASeed, tokenOf } from '../area-a/support/seed';
 import { createTestTable, testDynamoClient } from '../support/resources';
@@ -17,7 +19,8 @@ import { tempDirs } from '../support/temp-dirs';
 
 /**
  * The credentials of the deployed functions (infra/bundling.ts `credentialProviderAlias`,
- * shared/adapters/aws/environment-credentials.ts), against DynamoDB Local behind a recording proxy: a
+ * shared/adapters/aws/environment-credentials.ts) and the clients made ready at init
+ * (shared/adapters/aws/prepare-client.ts), against DynamoDB Local behind a recording proxy: a
  * plain HTTP server that forwards every request and keeps the headers that name the
  * credentials it was signed with (the access key in `Authorization`, `X-Amz-Security-Token`).
  */
@@ -125,5 +128,53 @@ describe('credentials inside the bundles', () => {
       { message: 'unhandled error', error: { name: 'Error', message: missingCredentialsMessage } },
     ]);
     expect(proxy.signed).toEqual([]);
+  });
+});
+
+describe('clients made ready at init', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+  const useCredentials = (accessKeyId: string) => {
+    delete process.env.AWS_PROFILE;
+    delete process.env.AWS_SESSION_TOKEN;
+    process.env.AWS_ACCESS_KEY_ID = accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = `${accessKeyId}-secret`;
+  };
+  const getItem = (client: DynamoDBClient) =>
+    client.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: 'SIM#1001' }, SK: { S: 'SIM' } } }));
+
+  it('reads the bundles\' environment credentials at init, before the first call', async () => {
+    useCredentials('AKIDREADATINIT000001');
+    const client = new DynamoDBClient({ region: 'eu-west-2', endpoint: proxy.endpoint, credentialDefaultProvider: defaultProvider });
+    await prepareClient(client, { staticCredentials: false });
+    useCredentials('AKIDCHANGEDLATER0001');
+    await getItem(client);
+    expect(proxy.signed.map((entry) => entry.accessKey)).toEqual(['AKIDREADATINIT000001']);
+    client.destroy();
+  });
+
+  it('leaves the full default chain (the sources\') to the first call: it may ask the network', async () => {
+    useCredentials('AKIDNOTREADATINIT001');
+    const client = new DynamoDBClient({ region: 'eu-west-2', endpoint: proxy.endpoint });
+    await prepareClient(client, { staticCredentials: false });
+    useCredentials('AKIDREADATFIRSTCALL1');
+    await getItem(client);
+    expect(proxy.signed.map((entry) => entry.accessKey)).toEqual(['AKIDREADATFIRSTCALL1']);
+    client.destroy();
+  });
+
+  it('fails a call of the bundles\' provider without environment credentials with the message that says what it expects', async () => {
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    const client = new DynamoDBClient({ region: 'eu-west-2', endpoint: proxy.endpoint, credentialDefaultProvider: defaultProvider });
+    await prepareClient(client, { staticCredentials: false });
+    await expect(getItem(client)).rejects.toThrow(missingCredentialsMessage);
+    expect(proxy.signed).toEqual([]);
+    client.destroy();
   });
 });
