@@ -18,6 +18,8 @@
  *          --quick                       fewer samples (a smoke run; figures are rougher)
  *          --keep-bundles=DIR            keep the bundles and esbuild output in DIR
  *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
+ *          --peer-bundle=PATH            a peer's bundle (index.mjs, or its folder) cold-called beside get-sim;
+ *          --peer-event=PATH             its event (default event.json beside it): docs/benchmarks.md, "The peer"
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -39,6 +41,7 @@ import { currentLoad, runContext, wasLoaded } from './lib/machine';
 import { renderMarkdown, type BenchResults } from './lib/report';
 import { CredentialPool, type RequestState } from './lib/requests';
 import { causesFor, Targets } from './lib/targets';
+import { readPeerBundle } from './lib/peer';
 import { runBundles } from './sections/bundles';
 import { runLatency } from './sections/latency';
 import { runRateLimiter } from './sections/rate-limiter';
@@ -71,6 +74,7 @@ const quick = option('quick') !== undefined;
 const write = option('write') !== undefined || only === undefined;
 const keepBundles = option('keep-bundles') || undefined;
 const countInstructions = option('no-instructions') === undefined;
+const peerBundle = option('peer-bundle') ? readPeerBundle(option('peer-bundle')!, option('peer-event') || undefined) : undefined;
 
 const sizes = {
   latencySamples: quick ? 40 : 200,
@@ -135,7 +139,7 @@ const main = async (): Promise<void> => {
     }
   };
 
-  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions }));
+  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions, peer: peerBundle }));
 
   const runtimeSections = sections.filter((name) => name !== 'bundles');
   if (runtimeSections.length > 0) {

@@ -5,6 +5,7 @@ import type { RateLimiterResult } from '../sections/rate-limiter';
 import type { CallProfile, RoundTripFigure } from '../sections/round-trips';
 import type { ScaleFigure } from '../sections/scale';
 import type { ThroughputResult } from '../sections/throughput';
+import { coldCallTable } from './cold-call-report';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
@@ -218,6 +219,7 @@ export const renderMarkdown = (results: BenchResults): string => {
     }
   }
   if (results.bundles) lines.push('## 1. Bundles', '', bundlesTable(results.bundles), '');
+  if (results.bundles?.some((figure) => figure.coldCall)) lines.push('### Cold import plus first call', '', coldCallTable(results.bundles), '');
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
   if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
