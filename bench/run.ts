@@ -25,6 +25,8 @@
  *                                        about half an hour more to load, not for CI)
  *          --feed-records=N              the feed section's records (default 100000)
  *          --feed-file-lines=N           the lines of the file it sends through admin feed (default 1000000)
+ *          --peer-bundle=PATH            a peer's bundle (index.mjs, or its folder) cold-called beside get-sim;
+ *          --peer-event=PATH             its event (default event.json beside it): docs/benchmarks.md, "The peer"
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
@@ -47,6 +49,7 @@ import { currentLoad, runContext, wasLoaded } from './lib/machine';
 import { renderMarkdown, type BenchResults } from './lib/report';
 import { CredentialPool, type RequestState } from './lib/requests';
 import { causesFor, Targets } from './lib/targets';
+import { readPeerBundle } from './lib/peer';
 import { runBundles } from './sections/bundles';
 import { runLatency } from './sections/latency';
 import { runRateLimiter } from './sections/rate-limiter';
@@ -81,6 +84,7 @@ const quick = option('quick') !== undefined;
 const write = option('write') !== undefined || only === undefined;
 const keepBundles = option('keep-bundles') || undefined;
 const countInstructions = option('no-instructions') === undefined;
+const peerBundle = option('peer-bundle') ? readPeerBundle(option('peer-bundle')!, option('peer-event') || undefined) : undefined;
 
 const sizes = {
   latencySamples: quick ? 40 : 200,
@@ -153,7 +157,7 @@ const main = async (): Promise<void> => {
     }
   };
 
-  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions }));
+  if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions, peer: peerBundle }));
 
   const runtimeSections = sections.filter((name) => name !== 'bundles');
   if (runtimeSections.length > 0) {

@@ -5,6 +5,7 @@
  * the very flags NodejsFunction's local bundling passes to the esbuild CLI for these settings.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 /** The NodejsFunction bundling settings of every function (aws-lambda-nodejs BundlingOptions, enums as strings). */
@@ -20,6 +21,13 @@ export interface FunctionBundling {
   logLevel: 'verbose' | 'debug' | 'info' | 'warning' | 'error' | 'silent';
   /** Identifiers esbuild replaces with the given JavaScript (`--define`); see `sideModules`. */
   define: Record<string, string>;
+  /**
+   * Packages esbuild replaces with a module of the repository (`--alias:<package>=<path>`),
+   * the path relative to the project root, which is esbuild's working directory in the stack
+   * (NodejsFunction runs it there) and in `esbuildBuildOptions` (`absWorkingDir`); see
+   * `credentialProviderAlias`.
+   */
+  alias: Record<string, string>;
 }
 
 /**
@@ -55,6 +63,26 @@ export const sideModules: SideModule[] = [
 ];
 
 /**
+ * The repository root: esbuild's working directory, against which the `alias` paths resolve
+ * (NodejsFunction runs esbuild in the project root, which is this folder).
+ */
+export const esbuildWorkingDir = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The SDK's default credential chain (`@aws-sdk/credential-provider-node`, which every SDK
+ * client's Node runtime config imports whatever `credentials` it is given) replaced by its
+ * environment link alone (shared/adapters/aws/environment-credentials.ts): Lambda hands a
+ * function its credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN,
+ * so the profile, SSO, web identity, process and metadata links and the STS/SSO clients they
+ * bring (@aws-sdk/nested-clients) never run there. About 100 KiB less in every bundle with an
+ * SDK client (docs/benchmarks.md); docs/deploy.md, "Credentials inside the bundles", says what
+ * a bundle can no longer do (a profile or an SSO login). The sources keep the full chain.
+ */
+export const credentialProviderAlias: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': './shared/adapters/aws/environment-credentials.ts',
+};
+
+/**
  * One ESM file with the AWS SDK v3 bundled and tree-shaken (no reliance on the SDK copy of
  * the Lambda runtime), a `require` for the CJS dependencies that esbuild keeps as require
  * calls, and a source map for stack traces. `node24`: what Lambda runs (Runtime.NODEJS_24_X)
@@ -74,7 +102,12 @@ export const functionBundling: FunctionBundling = {
   // Every side module's constant, for all functions alike (one esbuild run builds them all);
   // only the module that reads it changes.
   define: Object.fromEntries(sideModules.map((side) => [side.define, JSON.stringify(`./${side.file}`)])),
+  alias: credentialProviderAlias,
 };
+
+/** `alias` as esbuild CLI flags (`--alias:<package>=<path>`), as NodejsFunction's `esbuildArgs` passes them. */
+export const aliasFlags = (bundling: FunctionBundling = functionBundling): string[] =>
+  Object.entries(bundling.alias).map(([name, path]) => `--alias:${name}=${path}`);
 
 /** The side modules of a function, by its handler module. */
 export const sideModulesOf = (handler: string): SideModule[] => sideModules.filter((side) => side.handlers.includes(handler));
@@ -83,7 +116,8 @@ export const sideModulesOf = (handler: string): SideModule[] => sideModules.filt
  * The esbuild build() options equivalent to NodejsFunction's local bundling command for
  * `functionBundling`: `esbuild --bundle <entry> --target --platform=node --format
  * --outfile=<dir>/index.mjs --minify --sourcemap --sources-content=false --external:...
- * --log-level --banner:js --main-fields --define:...`. `outfile` should end in `index.mjs` (ESM) as CDK's does.
+ * --log-level --banner:js --main-fields --define:... --alias:...` run in the project root
+ * (`absWorkingDir`, where the alias paths resolve). `outfile` should end in `index.mjs` (ESM) as CDK's does.
  */
 export const esbuildBuildOptions = (entry: string, outfile: string, bundling: FunctionBundling = functionBundling): BuildOptions => ({
   entryPoints: [entry],
@@ -100,6 +134,7 @@ export const esbuildBuildOptions = (entry: string, outfile: string, bundling: Fu
   banner: { js: bundling.banner },
   mainFields: bundling.mainFields,
   ...(Object.keys(bundling.define).length > 0 ? { define: bundling.define } : {}),
+  ...(Object.keys(bundling.alias).length > 0 ? { alias: bundling.alias, absWorkingDir: esbuildWorkingDir } : {}),
 });
 
 /** esbuild build() options of a side module: `<dir>/<file>` with the functions' settings. */
@@ -114,7 +149,7 @@ const shellWord = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
  * (`commandHooks.afterBundling(inputDir, outputDir)`): the project's esbuild CLI
  * (node_modules/.bin/esbuild, the one NodejsFunction's local bundling runs: esbuild is a
  * devDependency, so the stack never bundles in Docker) with the flags `esbuildBuildOptions`
- * mirrors.
+ * mirrors. The hook runs in the project root, where the `--alias` paths resolve.
  */
 export const sideModuleCommand = (side: SideModule, inputDir: string, outputDir: string, bundling: FunctionBundling = functionBundling): string =>
   [
@@ -122,7 +157,7 @@ export const sideModuleCommand = (side: SideModule, inputDir: string, outputDir:
     `--format=${bundling.format}`, `--outfile=${outputDir}/${side.file}`, ...(bundling.minify ? ['--minify'] : []),
     ...(bundling.sourceMap ? ['--sourcemap'] : []), ...(bundling.sourcesContent ? [] : ['--sources-content=false']),
     ...bundling.externalModules.map((name) => `--external:${name}`), `--log-level=${bundling.logLevel}`, `--banner:js=${bundling.banner}`,
-    `--main-fields=${bundling.mainFields.join(',')}`,
+    `--main-fields=${bundling.mainFields.join(',')}`, ...aliasFlags(bundling),
   ]
     .map(shellWord)
     .join(' ');

@@ -38,20 +38,34 @@ export const instructionCounter = (): InstructionCounter => {
  * `loaderScript` is the module the process evaluates (`--input-type=module -e`), `file` its
  * first argument, `env` the process's environment.
  */
-export const countInstructions = (loaderScript: string, file: string, env: Record<string, string>): Promise<number> =>
+export const countInstructions = async (loaderScript: string, file: string, env: Record<string, string>): Promise<number> =>
+  (await countProcessInstructions(loaderScript, [pathToFileURL(file).href], env)).instructions;
+
+/**
+ * Instructions executed by a fresh `node` process that evaluates `script` (an ES module,
+ * `--input-type=module -e`) with `args`, under callgrind, and what it wrote to stdout (the
+ * cold calls of section 1 read their answer there). Rejects when the process fails.
+ */
+export const countProcessInstructions = (
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ instructions: number; stdout: string }> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       'valgrind',
-      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '-e', loaderScript, pathToFileURL(file).href],
-      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '-e', script, ...args],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-200_000)));
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
     child.once('error', reject);
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
-      if (code === 0 && collected) resolve(Number(collected[1]));
-      else reject(new Error(`callgrind of ${file} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+      if (code === 0 && collected) resolve({ instructions: Number(collected[1]), stdout });
+      else reject(new Error(`callgrind of ${args[0] ?? 'a script'} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`));
     });
   });
 

@@ -7,6 +7,7 @@ import type { ScaleFigure } from '../sections/scale';
 import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
 import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
+import { coldCallTable } from './cold-call-report';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
@@ -259,6 +260,7 @@ export const renderMarkdown = (results: BenchResults): string => {
     }
   }
   if (results.bundles) lines.push('## 1. Bundles', '', bundlesTable(results.bundles), '');
+  if (results.bundles?.some((figure) => figure.coldCall)) lines.push('### Cold import plus first call', '', coldCallTable(results.bundles), '');
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
   if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');

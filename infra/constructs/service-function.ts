@@ -63,14 +63,18 @@ const logLevels: Record<FunctionBundling['logLevel'], LogLevel> = {
   silent: LogLevel.SILENT,
 };
 
+const { alias: _alias, ...settings } = functionBundling;
+
 /**
  * The esbuild settings of every function: `functionBundling` (infra/bundling.ts, plain data
- * shared with the benchmark) with its format and log level as aws-lambda-nodejs enums.
+ * shared with the benchmark) with its format and log level as aws-lambda-nodejs enums, and
+ * its `alias` as the `--alias:` flags NodejsFunction has no setting of its own for.
  */
 export const bundlingOptions = {
-  ...functionBundling,
+  ...settings,
   format: outputFormats[functionBundling.format],
   logLevel: logLevels[functionBundling.logLevel],
+  esbuildArgs: { '--alias': Object.entries(functionBundling.alias).map(([name, path]) => `${name}=${path}`) },
 };
 
 /**

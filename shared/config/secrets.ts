@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import type { SecretName } from '../topology/routes';
 
 /**
@@ -41,7 +40,9 @@ const fetchFromExtension = (name: SecretName, arn: string, env: NodeJS.ProcessEn
   const fail = (reason: string, cause?: unknown) =>
     new Error(`secret ${name} could not be read through the Parameters and Secrets extension (port ${port}): ${reason}`, { cause });
   return new Promise((resolve, reject) => {
-    const outgoing = request(
+    // From Node's built-ins, not an ES module import of node:http, whose module facade would
+    // load Node's bundled undici at every cold start (shared/adapters/https/outbound-post.ts).
+    const outgoing = process.getBuiltinModule('node:http').request(
       {
         host: 'localhost',
         port,

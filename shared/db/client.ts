@@ -1,12 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { prepareClient } from '../adapters/aws/prepare-client';
 import type { AwsConfig } from '../config/function-config';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
 /**
  * The DynamoDB document client for a configuration, built once per container (per endpoint
- * and region) and reused by every invocation. Locally it points at DynamoDB Local.
+ * and region) and reused by every invocation. A function builds it at init, through its deps
+ * (shared/config/define-function.ts), and it is made ready there too: what the SDK would
+ * resolve on the first call (region, endpoint and retry settings, and the credentials where
+ * reading them needs no network) is resolved then (shared/adapters/aws/prepare-client.ts).
+ * Locally it points at DynamoDB Local, with credentials of its own.
  */
 export const documentClient = (config: Pick<AwsConfig, 'region' | 'dynamodbEndpoint'>): DynamoDBDocumentClient => {
   const cacheKey = `${config.region}|${config.dynamodbEndpoint ?? ''}`;
@@ -18,6 +23,7 @@ export const documentClient = (config: Pick<AwsConfig, 'region' | 'dynamodbEndpo
         ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
     });
+    void prepareClient(base, { staticCredentials: config.dynamodbEndpoint !== undefined });
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true },
     });

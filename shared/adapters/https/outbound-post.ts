@@ -1,6 +1,15 @@
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+
+/**
+ * node:http, for `http://` URLs only (the local SMS simulator and test servers), taken from
+ * Node's built-ins when first needed rather than imported: as an ES module import, node:http
+ * makes Node build its module facade, which reads every export, among them the lazy
+ * `WebSocket`, `CloseEvent` and `MessageEvent` that load Node's bundled undici, about 100 M
+ * instructions at every cold start of a function that bundles this module (docs/benchmarks.md).
+ */
+const plainHttp = (): typeof http => process.getBuiltinModule('node:http');
 
 /** One outbound HTTP(S) POST with hard limits. */
 export interface OutboundPost {
@@ -87,7 +96,7 @@ export const outboundPost = (request: OutboundPost): Promise<OutboundResponse> =
       ...(request.lookup ? { lookup: request.lookup } : {}),
       ...(secure && request.ca ? { ca: request.ca } : {}),
     };
-    const outgoing = (secure ? https : http).request(options, (response) => {
+    const outgoing = (secure ? https : plainHttp()).request(options, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const done = (truncated: boolean) =>

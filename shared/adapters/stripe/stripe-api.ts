@@ -1,4 +1,3 @@
-import http from 'node:http';
 import https from 'node:https';
 import { outboundPost, type OutboundResponse } from '../https/outbound-post';
 import { stripeForm, type StripeFormValue } from './form-encoding';
@@ -171,7 +170,9 @@ export const stripePost = async (request: StripePost, policy: StripeRequestPolic
       connectTimeoutMs: policy.timeoutMs,
       totalTimeoutMs: policy.timeoutMs,
       maxResponseBytes: policy.maxResponseBytes,
-      agent: secure ? https.globalAgent : http.globalAgent,
+      // node:http from Node's built-ins, not an ES module import (its facade loads Node's bundled
+      // undici at every cold start: shared/adapters/https/outbound-post.ts).
+      agent: secure ? https.globalAgent : process.getBuiltinModule('node:http').globalAgent,
     });
   for (let attempt = 1; ; attempt += 1) {
     let response: OutboundResponse | undefined;
