@@ -18,6 +18,9 @@
  *
  * Options: --only=bundles,latency,...  run some sections (then nothing is written unless --write)
  *          --write                       write the result files even for a partial run
+ *          --merge                       merge a partial run into the result files: its sections replace
+ *                                        theirs, a scale run of another size is kept beside the other
+ *                                        (npm run bench -- --only=scale --scale 1000000 --merge)
  *          --quick                       fewer samples (a smoke run; figures are rougher)
  *          --keep-bundles=DIR            keep the bundles and esbuild output in DIR
  *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
@@ -46,7 +49,7 @@ import { recordCalls, type CallRecorder } from './lib/call-recorder';
 import type { SectionContext } from './lib/context';
 import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../local/stripe-emulator';
 import { currentLoad, runContext, wasLoaded } from './lib/machine';
-import { renderMarkdown, type BenchResults } from './lib/report';
+import { mergedResults, renderMarkdown, type BenchResults } from './lib/report';
 import { CredentialPool, type RequestState } from './lib/requests';
 import { causesFor, Targets } from './lib/targets';
 import { readPeerBundle } from './lib/peer';
@@ -66,11 +69,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** The secret key of the benchmark's Stripe emulator (local/stripe-emulator, on a port of its own). */
 const benchStripeKey = 'sk_test_bench_0000000000000000';
 
+/** `--name=value`, `--name value` (a value not starting with --), or `--name` alone (''). */
 const option = (name: string): string | undefined => {
+  const argv = process.argv.slice(2);
   const prefix = `--${name}=`;
-  const found = process.argv.slice(2).find((argument) => argument === `--${name}` || argument.startsWith(prefix));
-  if (found === undefined) return undefined;
-  return found.startsWith(prefix) ? found.slice(prefix.length) : '';
+  const index = argv.findIndex((argument) => argument === `--${name}` || argument.startsWith(prefix));
+  if (index < 0) return undefined;
+  const found = argv[index]!;
+  if (found.startsWith(prefix)) return found.slice(prefix.length);
+  const next = argv[index + 1];
+  return next !== undefined && !next.startsWith('--') ? next : '';
 };
 
 const only = option('only');
@@ -81,7 +89,8 @@ const sections: SectionName[] = only
     })
   : [...allSections];
 const quick = option('quick') !== undefined;
-const write = option('write') !== undefined || only === undefined;
+const merge = option('merge') !== undefined;
+const write = option('write') !== undefined || merge || only === undefined;
 const keepBundles = option('keep-bundles') || undefined;
 const countInstructions = option('no-instructions') === undefined;
 const peerBundle = option('peer-bundle') ? readPeerBundle(option('peer-bundle')!, option('peer-event') || undefined) : undefined;
@@ -245,13 +254,13 @@ const main = async (): Promise<void> => {
         }
       }
       if (sections.includes('scale')) {
-        results.scale = await guarded('scale', () =>
+        const scale = await guarded('scale', () =>
           runScale(sectionContext, { root, data, fleet, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples, pageSize: sizes.scalePageSize }),
         );
-        results.scaleWrites = await guarded('scale writes', () =>
+        const scaleWrites = await guarded('scale writes', () =>
           runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep }),
         );
-        results.scaleSims = sizes.scaleSims;
+        results.scaleRuns = [{ sims: sizes.scaleSims, commit: context.commit, date: context.date, ...(scale ? { scale } : {}), ...(scaleWrites ? { scaleWrites } : {}) }];
       }
       if (sections.includes('rate-limiter')) {
         results.rateLimiter = await guarded('rate limiter', () =>
@@ -298,8 +307,9 @@ const main = async (): Promise<void> => {
     process.stdout.write(`${target.status.padEnd(4)}  ${target.section.padEnd(15)} ${target.id} — ${target.subject}: ${target.actual} (wanted ${target.target})\n`);
   }
   if (write) {
-    writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(complete, null, 2)}\n`);
-    writeFileSync(new URL('RESULTS.md', import.meta.url), markdown);
+    const written = merge ? mergedResults(JSON.parse(readFileSync(new URL('results.json', import.meta.url), 'utf8')) as BenchResults, complete) : complete;
+    writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(written, null, 2)}\n`);
+    writeFileSync(new URL('RESULTS.md', import.meta.url), merge ? renderMarkdown(written) : markdown);
     log(`wrote bench/results.json and bench/RESULTS.md (${Math.round(complete.durationSeconds)} s)`);
   } else {
     log('partial run (--only): bench/RESULTS.md and bench/results.json left as they were (add --write to replace them)');

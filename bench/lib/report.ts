@@ -12,6 +12,15 @@ import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
 
+/** Section 5 at one fleet size. */
+export interface ScaleRun {
+  sims: number;
+  commit: string;
+  date: string;
+  scale?: ScaleFigure[];
+  scaleWrites?: ScaleWritesResult;
+}
+
 /** Everything one run measured (bench/results.json). */
 export interface BenchResults {
   context: RunContext;
@@ -24,10 +33,10 @@ export interface BenchResults {
   roundTrips?: RoundTripFigure[];
   latency?: LatencyResult;
   throughput?: ThroughputResult;
-  scale?: ScaleFigure[];
-  scaleWrites?: ScaleWritesResult;
-  /** SIMs of the scale section's fleet. */
-  scaleSims?: number;
+  /** Section 5, one run per fleet size (100,000 in the default run; `--scale 1000000 --merge` adds a million beside it). */
+  scaleRuns?: ScaleRun[];
+  /** Partial runs merged into these results (`--merge`): when, at which commit, which sections. */
+  mergedRuns?: { date: string; commit: string; sections: string[]; loadAverage: number; durationSeconds: number }[];
   rateLimiter?: RateLimiterResult;
   feed?: FeedBenchResult;
   feedUpload?: FeedUploadResult;
@@ -264,10 +273,11 @@ export const renderMarkdown = (results: BenchResults): string => {
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
   if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
-  if (results.scale) {
-    lines.push(`## 5. List pages at scale (${(results.scaleSims ?? 0).toLocaleString('en-GB')} SIMs in one group, 100 per page)`, '', scaleTable(results.scale), '');
+  for (const run of [...(results.scaleRuns ?? [])].sort((left, right) => left.sims - right.sims)) {
+    const measured = run.commit === context.commit ? '' : ` (measured ${run.date.slice(0, 10)} at ${run.commit})`;
+    if (run.scale) lines.push(`## 5. List pages at scale: ${run.sims.toLocaleString('en-GB')} SIMs in one group, 100 per page${measured}`, '', scaleTable(run.scale), '');
+    if (run.scaleWrites) lines.push(`### Keeping the lists exact (${run.sims.toLocaleString('en-GB')} SIMs)`, '', scaleWritesSection(run.scaleWrites), '');
   }
-  if (results.scaleWrites) lines.push('### Keeping the lists exact', '', scaleWritesSection(results.scaleWrites), '');
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
   if (results.feed) lines.push('## 7. Operator feed: in-order usage records through the consumer', '', feedSection(results.feed), '');
   if (results.feedUpload) {
@@ -280,6 +290,42 @@ export const renderMarkdown = (results: BenchResults): string => {
       '',
     );
   }
+  if (results.mergedRuns?.length) {
+    lines.push(
+      '## Partial runs merged in',
+      '',
+      ...results.mergedRuns.map((run) => `- ${run.date} at ${run.commit}: ${run.sections.join(', ')} (${run.durationSeconds} s, load average ${run.loadAverage} at the start)`),
+      '',
+    );
+  }
   if (results.notes.length > 0) lines.push('## Notes', '', ...results.notes.map((note) => `- ${note}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
+};
+
+/**
+ * A partial run merged into earlier results (`--merge`): the sections it ran replace theirs
+ * (their targets too, by section label), a scale run of another fleet size is kept beside the
+ * earlier one, and the run is listed under "Partial runs merged in". The header (date, commit,
+ * machine) stays the full run's.
+ */
+export const mergedResults = (earlier: BenchResults, partial: BenchResults): BenchResults => {
+  const replaced = new Set(partial.targets.map((target) => target.section));
+  const sizes = new Set((partial.scaleRuns ?? []).map((run) => run.sims));
+  const sectionsOf = (results: BenchResults) =>
+    Object.fromEntries(
+      (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedUpload'] as const)
+        .filter((name) => (results as unknown as Record<string, unknown>)[name] !== undefined)
+        .map((name) => [name, (results as unknown as Record<string, unknown>)[name]]),
+    );
+  return {
+    ...earlier,
+    ...sectionsOf(partial),
+    scaleRuns: [...(earlier.scaleRuns ?? []).filter((run) => !sizes.has(run.sims)), ...(partial.scaleRuns ?? [])],
+    targets: [...earlier.targets.filter((target) => !replaced.has(target.section)), ...partial.targets],
+    notes: [...earlier.notes, ...partial.notes.map((note) => `(${partial.sections.join(', ')} at ${partial.context.commit}) ${note}`)],
+    mergedRuns: [
+      ...(earlier.mergedRuns ?? []),
+      { date: partial.context.date, commit: partial.context.commit, sections: partial.sections, loadAverage: partial.context.loadAverage.start, durationSeconds: partial.durationSeconds },
+    ],
+  };
 };

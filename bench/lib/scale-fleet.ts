@@ -201,3 +201,6 @@ export const writeScaleFleet = async (
   await Promise.all(Array.from({ length: options.parallel ?? 16 }, worker));
   return written;
 };
+
+/** The targets' section label of a scale run: `5 scale (100,000)`, one per fleet size (RESULTS.md keeps each size's). */
+export const scaleSectionLabel = (sims: number): string => `5 scale (${sims.toLocaleString('en-GB')})`;

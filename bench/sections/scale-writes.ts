@@ -16,7 +16,7 @@ import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
-import { ownerOf, type ScaleFleet } from '../lib/scale-fleet';
+import { ownerOf, scaleSectionLabel, type ScaleFleet } from '../lib/scale-fleet';
 import { median, round } from '../lib/stats';
 
 /** Write units of one kind of change, per change. */
@@ -193,12 +193,12 @@ export const runScaleWrites = async (
   }
 
   const result: ScaleWritesResult = { costs, lagMs: { p50: round(median(lags), 0), max: round(Math.max(...lags), 0), samples: lags.length }, hotKeys, levels: 3 };
-  recordTargets(context, result);
+  recordTargets(context, result, input.fleet.sims);
   return result;
 };
 
-const recordTargets = (context: SectionContext, result: ScaleWritesResult): void => {
-  const section = '5 scale';
+const recordTargets = (context: SectionContext, result: ScaleWritesResult, sims: number): void => {
+  const section = scaleSectionLabel(sims);
   const orderings = 2;
   for (const cost of result.costs) {
     const entries = cost.parts.entries ?? 0;

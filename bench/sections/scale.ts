@@ -13,7 +13,7 @@ import type { BenchData } from '../lib/bench-seed';
 import type { CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
 import { invokeRoute, requestFor, type CredentialPool, type RequestState } from '../lib/requests';
-import type { ScaleFleet } from '../lib/scale-fleet';
+import { scaleSectionLabel, type ScaleFleet } from '../lib/scale-fleet';
 import { median, percentile, round } from '../lib/stats';
 
 /** One list case at scale. */
@@ -111,7 +111,7 @@ export const runScale = async (
 };
 
 const recordScaleTargets = (context: SectionContext, figures: ScaleFigure[], sims: number): void => {
-  const section = '5 scale';
+  const section = scaleSectionLabel(sims);
   for (const figure of figures) {
     const subject = `${figure.case} (${sims.toLocaleString('en-GB')} SIMs)`;
     const checks = [
