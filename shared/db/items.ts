@@ -130,6 +130,8 @@ export interface SimListMetaItem {
   sealed_pages: number;
   max_id: number;
   version: number;
+  /** Buckets per count page (shared/sim-lists/layout.ts pageSlots); absent on an index built before it existed: 16. */
+  page_slots?: number;
 }
 
 /**

@@ -98,6 +98,8 @@ const getItems = async (deps: DeveloperDeps, keys: TableKey[]): Promise<(Record<
 export const inKeyOrder = (keys: readonly TableKey[], found: readonly Record<string, unknown>[]): (Record<string, unknown> | undefined)[] =>
   keys.map((wanted) => found.find((item) => item.PK === wanted.PK && item.SK === wanted.SK));
 
+const ignore = (): undefined => undefined;
+
 /** A started promise whose rejection is left for its reader (no unhandled-rejection warning). */
 const started = <T>(promise: Promise<T>): Promise<T> => {
   promise.catch(() => undefined);
@@ -169,6 +171,10 @@ const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
     } else {
       caller = await authenticateDeveloper(resolved, event);
       rememberCaller(event.headers, caller);
+      // The rate-limit write waits for the lookup too (started beside authentication), so that it
+      // and the route's read that needs the lookup go out together: one round trip, not two
+      // overlapping ones when the lookup answers after the rate-limit write.
+      if (options.lookup && hasRead) await looked.then(ignore, ignore);
       prepared = prepareEarly(caller);
       limit = await consumeRateLimit(resolved, countFor(caller));
     }

@@ -24,14 +24,21 @@ export interface ListEntry {
 /** The part of a SIM item that decides its list entries. */
 export type ListedSim = Pick<SimItem, 'id' | 'status' | 'customer_id' | 'customer_path' | 'updated_at_ms' | 'list_pos'>;
 
+/** What of a group's index places entries: its id fences and the buckets per count page. */
+export interface GroupLayout {
+  fences: readonly number[];
+  /** Buckets per count page (layout.ts pageSlotsOf). */
+  slots: number;
+}
+
 /**
  * Every list entry of a SIM (pure): for each customer on its owner's path, one entry in the
  * customer's list in id order (bucket from the group's fences) and one in its list in order of
  * update (bucket from the SIM's time position for that customer; none when it has none).
  */
-export const entriesOf = (sim: ListedSim, fences: readonly number[]): ListEntry[] => {
-  const idBucket = bucketOfId(fences, sim.id);
-  const idPage = pageOf(idBucket);
+export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
+  const idBucket = bucketOfId(group.fences, sim.id);
+  const idPage = pageOf(idBucket, group.slots);
   return sim.customer_path.flatMap((customerId): ListEntry[] => {
     const prefix = prefixOf(customerId, sim.customer_id, sim.status);
     const idEntry = key.simListIdEntry(customerId, idBucket, prefix, sim.id);
@@ -45,7 +52,7 @@ export const entriesOf = (sim: ListedSim, fences: readonly number[]): ListEntry[
     const position = parsePosition(sim.list_pos?.[customerId]);
     if (position) {
       const bucket = timeBucketOf(position.sequence);
-      const timePage = pageOf(bucket);
+      const timePage = pageOf(bucket, group.slots);
       const timeEntry = key.simListTimeEntry(customerId, position.day, bucket, prefix, sim.updated_at_ms, sim.id);
       entries.push({
         ...timeEntry,

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type Dyn
 import { isConditionFailure, isTransactionCanceled } from '../db/conditions';
 import type { SimListFencePageItem, SimListMetaItem } from '../db/items';
 import { key, partition, sortKeyPrefix } from '../db/keys';
-import { fencesPerPage, idBucketSize } from './layout';
+import { fencesPerPage, idBucketSize, pageSlots, pageSlotsOf } from './layout';
 
 /** The table the list index lives in. */
 export interface ListTable {
@@ -18,6 +18,8 @@ export interface ListTable {
 export interface GroupFences {
   meta: SimListMetaItem;
   fences: number[];
+  /** Buckets per count page of the group's index (layout.ts pageSlotsOf of its META). */
+  slots: number;
 }
 
 /**
@@ -74,6 +76,7 @@ export const fenceItems = (
     sealed_pages: sealedPages,
     max_id: options.maxId,
     version: 0,
+    page_slots: pageSlots,
   };
   return [...pages, meta];
 };
@@ -115,7 +118,7 @@ export const fencesFromItems = (items: readonly Record<string, unknown>[]): Grou
   const pages = (items.filter((item) => item.type === 'sim_list_fences') as unknown as SimListFencePageItem[])
     .filter((page) => page.page < meta.sealed_pages)
     .sort((left, right) => left.page - right.page);
-  return { meta, fences: [...pages.flatMap((page) => page.fences.map(Number)), ...meta.fences.map(Number)] };
+  return { meta, fences: [...pages.flatMap((page) => page.fences.map(Number)), ...meta.fences.map(Number)], slots: pageSlotsOf(meta) };
 };
 
 /**
@@ -153,7 +156,7 @@ const withMeta = async (table: ListTable, groupId: string, known: GroupFences, m
     if (fresh) return fresh;
   }
   const sealed = known.fences.slice(0, known.meta.sealed_pages * fencesPerPage);
-  return { meta, fences: [...sealed, ...meta.fences.map(Number)] };
+  return { meta, fences: [...sealed, ...meta.fences.map(Number)], slots: pageSlotsOf(meta) };
 };
 
 /**

@@ -14,8 +14,16 @@
 export const idBucketSize = 500;
 /** Time positions per bucket of the order of update (each bucket partition takes at most this many puts, ever). */
 export const timeBucketSize = 500;
-/** Buckets per count page. */
-export const bucketsPerPage = 16;
+/**
+ * Buckets per count page of an index built now: 6 keeps a page under 1 KB (one write unit)
+ * even with all 16 prefixes counted in every slot (a slot is about 135 bytes then), so that a
+ * batch of changes pays about 1 write unit per page it touches. Reads cost the same whatever
+ * the page size (a Query's units follow the bytes it returns). Read from a group's META with
+ * pageSlotsOf: an index built before pages were halved keeps its 16.
+ */
+export const pageSlots = 6;
+/** Buckets per count page of an index whose META names none (built before `page_slots` existed). */
+export const legacyPageSlots = 16;
 /** Fences per sealed fence page. */
 export const fencesPerPage = 256;
 
@@ -71,10 +79,13 @@ export const formatPosition = (day: string, sequence: number): string => `${day}
 /** The bucket of a time position. */
 export const timeBucketOf = (sequence: number): number => Math.floor(sequence / timeBucketSize);
 
-/** The count page of a bucket, and the bucket's index within it. */
-export const pageOf = (bucket: number): { page: number; slot: number } => ({
-  page: Math.floor(bucket / bucketsPerPage),
-  slot: bucket % bucketsPerPage,
+/** The buckets per count page of a group's index, from its META (`page_slots`; absent: legacyPageSlots). */
+export const pageSlotsOf = (meta: { page_slots?: number } | undefined): number => meta?.page_slots ?? legacyPageSlots;
+
+/** The count page of a bucket, and the bucket's index within it, for pages of `slots` buckets. */
+export const pageOf = (bucket: number, slots: number): { page: number; slot: number } => ({
+  page: Math.floor(bucket / slots),
+  slot: bucket % slots,
 });
 
 /** The count attribute of a bucket slot and prefix on a count page (`c<slot><prefix>`). */
@@ -93,14 +104,15 @@ export interface BucketCounts {
 }
 
 /**
- * The buckets of a count page item (`c<slot><prefix>`, `lo<slot>`, `hi<slot>`), with their
- * bucket numbers (page * bucketsPerPage + slot). Attributes with a zero count are left out.
+ * The buckets of a count page item (`c<slot><prefix>`, `lo<slot>`, `hi<slot>`) of pages of
+ * `slots` buckets, with their bucket numbers (page * slots + slot). Attributes with a zero
+ * count are left out.
  */
-export const bucketsOfPage = (page: number, item: Record<string, unknown>): BucketCounts[] => {
+export const bucketsOfPage = (page: number, item: Record<string, unknown>, slots: number): BucketCounts[] => {
   const bySlot = new Map<number, BucketCounts>();
   const slotEntry = (slot: number) => {
     let entry = bySlot.get(slot);
-    if (!entry) bySlot.set(slot, (entry = { bucket: page * bucketsPerPage + slot, counts: new Map() }));
+    if (!entry) bySlot.set(slot, (entry = { bucket: page * slots + slot, counts: new Map() }));
     return entry;
   };
   for (const [name, value] of Object.entries(item)) {

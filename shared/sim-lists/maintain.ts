@@ -72,8 +72,8 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
   const touched = new Map<string, CountSlot>();
   const touchedPools = new Map<string, Map<string, { bundleId: string; shard: number }>>();
   for (const change of changes) {
-    const before = change.old && isListed(change.old, groups) ? entriesOf(change.old, groups.get(groupOf(change.old))!.fences) : [];
-    const after = change.new && isListed(change.new, groups) ? entriesOf(change.new, groups.get(groupOf(change.new))!.fences) : [];
+    const before = change.old && isListed(change.old, groups) ? entriesOf(change.old, groups.get(groupOf(change.old))!) : [];
+    const after = change.new && isListed(change.new, groups) ? entriesOf(change.new, groups.get(groupOf(change.new))!) : [];
     const afterKeys = new Set(after.map(entryKey));
     const beforeKeys = new Set(before.map(entryKey));
     for (const entry of before.filter((entry) => !afterKeys.has(entryKey(entry)))) {

@@ -4,7 +4,7 @@ import { key, padId, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { simIdOfEntry, updatedAtOfTimeEntry } from './entries';
 import { readGroupFences, type ListTable } from './fences';
-import { bucketsOfPage, countOf, dayOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
+import { bucketsOfPage, countOf, dayOf, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
 
 /** One A1 request as the list index sees it. */
 export interface ListRequest {
@@ -68,16 +68,17 @@ export const readListDirectory = async (table: ListTable, request: ListRequest):
       readPages(table, partition.simListIdCounts(request.customerId)),
     ]);
     if (!isReady(fences?.meta)) return { kind: 'legacy' };
-    return { kind: 'id', buckets: pages.flatMap((item) => bucketsOfPage(Number(item.SK), item)) };
+    return { kind: 'id', buckets: pages.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
   }
   const [meta, pages] = await Promise.all([
     table.db.send(new GetCommand({ TableName: table.tableName, Key: key.simListMeta(request.groupId) })),
     readPages(table, partition.simListTimeCounts(request.customerId), dayOf(request.updatedAfter - 86_400_000)),
   ]);
   if (!isReady(meta.Item as SimListMetaItem | undefined)) return { kind: 'legacy' };
+  const slots = pageSlotsOf(meta.Item as SimListMetaItem);
   const buckets = pages.flatMap((item) => {
     const [day, page] = String(item.SK).split('#') as [string, string];
-    return bucketsOfPage(Number(page), item).map((bucket): TimeBucket => ({ ...bucket, day }));
+    return bucketsOfPage(Number(page), item, slots).map((bucket): TimeBucket => ({ ...bucket, day }));
   });
   buckets.sort((left, right) => left.day.localeCompare(right.day) || left.bucket - right.bucket);
   return { kind: 'time', buckets };

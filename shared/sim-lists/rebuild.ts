@@ -5,7 +5,7 @@ import type { SimItem, SimListMetaItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
-import { bucketsOfPage } from './layout';
+import { bucketsOfPage, legacyPageSlots } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
 import { claimMsisdnAlone } from '../sims/msisdn-index';
 
@@ -58,7 +58,8 @@ const indexedCount = async (table: ListTable, groupId: string): Promise<number> 
     ConsistentRead: true,
   })) {
     for (const item of page) {
-      for (const bucket of bucketsOfPage(Number(item.SK), item)) for (const count of bucket.counts.values()) total += count;
+      // Only the total matters here, so any page size reads every count.
+      for (const bucket of bucketsOfPage(Number(item.SK), item, legacyPageSlots)) for (const count of bucket.counts.values()) total += count;
     }
   }
   return total;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { entriesOf } from '../../shared/sim-lists/entries';
+import { fenceItems, fencesFromItems } from '../../shared/sim-lists/fences';
+import { bucketsOfPage, countAttribute, highAttribute, legacyPageSlots, lowAttribute, pageOf, pageSlots, pageSlotsOf, prefixesFor } from '../../shared/sim-lists/layout';
+
+/**
+ * The count pages' size (issue #19, point 3: about 1 write unit amortised for counters): a
+ * page of an index built now stays under 1 KB, and an index built before pages were halved
+ * (its META names no `page_slots`) is still read and kept in pages of 16 buckets.
+ */
+
+/** DynamoDB's size of an item of strings and numbers: names, UTF-8 strings, numbers at about a byte per two digits plus one. */
+const itemBytes = (item: Record<string, string | number>): number =>
+  Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + (typeof value === 'number' ? Math.ceil(String(value).replace(/^0+/, '').length / 2) + 1 : Buffer.byteLength(value)),
+    0,
+  );
+
+describe('count pages', () => {
+  it('stay under one write unit with every prefix counted in every slot of a page of order of update', () => {
+    const page: Record<string, string | number> = { PK: 'SIMLTC#a-customer-id-of-forty-characters-xx', SK: '20261125#000123', type: 'sim_list_counts', ver: 123_456 };
+    for (let slot = 0; slot < pageSlots; slot += 1) {
+      for (const prefix of prefixesFor({ direct: false })) page[countAttribute(slot, prefix)] = 500;
+      page[lowAttribute(slot)] = 1_795_644_150_791;
+      page[highAttribute(slot)] = 1_795_644_150_791;
+    }
+    expect(prefixesFor({ direct: false })).toHaveLength(16);
+    expect(itemBytes(page)).toBeLessThan(1_024);
+  });
+
+  it('place a bucket by the page size of its group: 6 buckets a page for an index built now, 16 for one built before', () => {
+    expect(pageSlots).toBe(6);
+    expect(pageSlotsOf({ page_slots: 6 })).toBe(6);
+    expect(pageSlotsOf({})).toBe(legacyPageSlots);
+    expect(pageSlotsOf(undefined)).toBe(16);
+    expect(pageOf(11, 6)).toEqual({ page: 1, slot: 5 });
+    expect(pageOf(11, 16)).toEqual({ page: 0, slot: 11 });
+    expect(bucketsOfPage(1, { c5Da: 4, c5Is: 2, c4Da: 0 }, 6)).toEqual([{ bucket: 11, counts: new Map([['Da', 4], ['Is', 2]]) }]);
+    expect(bucketsOfPage(0, { c11Da: 4, c11Is: 2 }, 16)).toEqual([{ bucket: 11, counts: new Map([['Da', 4], ['Is', 2]]) }]);
+  });
+
+  it('follow the META: a new index says 6, an index whose META names none is read as 16', () => {
+    const fences = Array.from({ length: 20 }, (_, index) => index * 500);
+    const built = fencesFromItems(fenceItems('g', fences, { maxId: 9_999, state: 'ready', buildStartedMs: 0 }) as unknown as Record<string, unknown>[])!;
+    expect(built.meta.page_slots).toBe(6);
+    expect(built.slots).toBe(6);
+    const earlier = fencesFromItems(
+      (fenceItems('g', fences, { maxId: 9_999, state: 'ready', buildStartedMs: 0 }) as unknown as Record<string, unknown>[]).map(({ page_slots: _slots, ...item }) => item),
+    )!;
+    expect(earlier.slots).toBe(16);
+
+    const sim = { id: 5_600, status: 'active', customer_id: 'g', customer_path: ['g'], updated_at_ms: 1_795_644_150_791, list_pos: { g: '20261125#5600' } };
+    const pagesOf = (layout: { fences: readonly number[]; slots: number }) => entriesOf(sim, layout).map((entry) => ({ page: entry.count.page, slot: entry.count.slot }));
+    // Id bucket 11 (fence 5,500), time bucket 11 (position 5,600).
+    expect(pagesOf(built)).toEqual([
+      { page: { PK: 'SIMLIC#g', SK: '000001' }, slot: 5 },
+      { page: { PK: 'SIMLTC#g', SK: '20261125#000001' }, slot: 5 },
+    ]);
+    expect(pagesOf(earlier)).toEqual([
+      { page: { PK: 'SIMLIC#g', SK: '000000' }, slot: 11 },
+      { page: { PK: 'SIMLTC#g', SK: '20261125#000000' }, slot: 11 },
+    ]);
+  });
+});
