@@ -7,7 +7,7 @@
  * request comes from a developer that has not listed yet (one list per 5 s per developer).
  * Targets: at most 4 round trips, 120 read units and a p99 of 250 ms.
  */
-import { roundTrips } from '../../shared/db/call-counter';
+import { billedReadUnits, roundTrips } from '../../shared/db/call-counter';
 import { routes } from '../../shared/topology/routes';
 import type { BenchData } from '../lib/bench-seed';
 import type { CallRecorder } from '../lib/call-recorder';
@@ -96,7 +96,7 @@ export const runScale = async (
         figure.results = body.results.length;
         figure.roundTrips = Math.max(figure.roundTrips, roundTrips(calls));
         figure.calls = Math.max(figure.calls, calls.length);
-        const units = calls.filter((call) => readCommands.test(call.command)).reduce((sum, call) => sum + (call.capacityUnits ?? 0), 0);
+        const units = calls.filter((call) => readCommands.test(call.command)).reduce((sum, call) => sum + billedReadUnits(call), 0);
         figure.readUnits = Math.max(figure.readUnits, units);
       }
       figure.samples = times.length;

@@ -13,6 +13,19 @@ export interface RecordedCall {
   capacityUnits?: number;
 }
 
+/**
+ * The read units DynamoDB bills a single-partition read call (GetItem, Query): what it reported,
+ * but at least the minimum a read request costs even when it finds nothing (0.5 eventually
+ * consistent, 1 strongly consistent). DynamoDB Local reports 0 for a Query that finds nothing,
+ * so its figures alone would make a request that queries more empty partitions look cheaper
+ * than DynamoDB bills it. Other calls: as reported.
+ */
+export const billedReadUnits = (call: Pick<RecordedCall, 'command' | 'input' | 'capacityUnits'>): number => {
+  const reported = call.capacityUnits ?? 0;
+  if (!/^(GetItem|Get|Query)(Command)?$/.test(call.command)) return reported;
+  return Math.max(reported, call.input.ConsistentRead === true ? 1 : 0.5);
+};
+
 /** The calls recorded on a client, with helpers to tell how many and in how many rounds. */
 export interface CallCounter {
   readonly calls: RecordedCall[];

@@ -132,6 +132,8 @@ export interface SimListMetaItem {
   version: number;
   /** Buckets per count page (shared/sim-lists/layout.ts pageSlots); absent on an index built before it existed: 16. */
   page_slots?: number;
+  /** Count partitions per list (layout.ts pageShards); absent on an index built before: 1. */
+  page_shards?: number;
 }
 
 /**

@@ -75,8 +75,8 @@ export const key = {
     PK: `SIMLI#${customerId}#${bucket}`,
     SK: `${prefix}#${padId(simId)}`,
   }),
-  /** Counts of a page of buckets of one customer's list in id order. */
-  simListIdCounts: (customerId: string, page: number) => ({ PK: `SIMLIC#${customerId}`, SK: pad(page, 6) }),
+  /** Counts of a page of buckets of one customer's list in id order, in one of the list's count partitions (shard 0: no suffix). */
+  simListIdCounts: (customerId: string, page: number, shard: number) => ({ PK: partition.simListIdCounts(customerId, shard), SK: pad(page, 6) }),
   /** A SIM in one customer's list in order of update (day and bucket of its time position). */
   simListTimeEntry: (customerId: string, day: string, bucket: number, prefix: string, updatedAtMs: number, simId: number) => ({
     PK: `SIMLT#${customerId}#${day}#${bucket}`,
@@ -95,8 +95,8 @@ export const key = {
   }),
   /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
-  /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day. */
-  simListTimeCounts: (customerId: string, day: string, page: number) => ({ PK: `SIMLTC#${customerId}`, SK: `${day}#${pad(page, 6)}` }),
+  /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day, in one of its count partitions. */
+  simListTimeCounts: (customerId: string, day: string, page: number, shard: number) => ({ PK: partition.simListTimeCounts(customerId, shard), SK: `${day}#${pad(page, 6)}` }),
 };
 
 /** Sort keys used as bounds of range queries within a partition. */
@@ -123,12 +123,15 @@ export const partition = {
   simList: (groupId: string) => `SIMLIST#${groupId}`,
   /** One bucket of a customer's list in id order (key.simListIdEntry). */
   simListIdBucket: (customerId: string, bucket: number) => `SIMLI#${customerId}#${bucket}`,
-  /** Every count page of a customer's list in id order (key.simListIdCounts). */
-  simListIdCounts: (customerId: string) => `SIMLIC#${customerId}`,
+  /**
+   * One of the count partitions of a customer's list in id order (key.simListIdCounts): shard 0
+   * is `SIMLIC#<customer>`, where an index built before the pages were spread keeps all of them.
+   */
+  simListIdCounts: (customerId: string, shard: number) => `SIMLIC#${customerId}${shard === 0 ? '' : `#${shard}`}`,
   /** One bucket of a customer's list in order of update (key.simListTimeEntry). */
   simListTimeBucket: (customerId: string, day: string, bucket: number) => `SIMLT#${customerId}#${day}#${bucket}`,
-  /** Every count page of a customer's list in order of update (key.simListTimeCounts). */
-  simListTimeCounts: (customerId: string) => `SIMLTC#${customerId}`,
+  /** One of the count partitions of a customer's list in order of update (key.simListTimeCounts), as simListIdCounts. */
+  simListTimeCounts: (customerId: string, shard: number) => `SIMLTC#${customerId}${shard === 0 ? '' : `#${shard}`}`,
   /** The feed batches of a day, one shard (key.feedBatch). */
   feedBatches: (day: string, shard: number) => `FEEDBATCH#${day}#${shard}`,
   /** The feed's refused lines of a day, one shard (key.feedRejection). */

@@ -2,7 +2,7 @@ import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { entriesOf, updatedAtOfTimeEntry } from './entries';
 import { fenceItems, fencesForIds } from './fences';
-import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute, pageSlots } from './layout';
+import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute, pageShards, pageSlots } from './layout';
 
 /**
  * Building the list index in bulk, for a table being filled while nothing else writes it (the
@@ -47,14 +47,14 @@ export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<stri
 
 /**
  * Every entry of `sims` (positioned already), then every count page with exact counts and
- * time bounds, the groups' buckets cut by `fencesByGroup`, in pages of layout.ts `pageSlots` (a
- * new index: readyGroupItems' META says so). A generator over any iterable, so
+ * time bounds, the groups' buckets cut by `fencesByGroup`, in pages of layout.ts `pageSlots` over
+ * `pageShards` partitions (a new index: readyGroupItems' META says so). A generator over any iterable, so
  * that a million SIMs are written without holding their six million entries.
  */
 export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: ReadonlyMap<string, readonly number[]>): Generator<Record<string, unknown>> {
   const pages = new Map<string, Record<string, unknown>>();
   for (const sim of sims) {
-    for (const entry of entriesOf(sim, { fences: fencesByGroup.get(sim.customer_path[0]!)!, slots: pageSlots })) {
+    for (const entry of entriesOf(sim, { fences: fencesByGroup.get(sim.customer_path[0]!)!, slots: pageSlots, shards: pageShards })) {
       yield { PK: entry.PK, SK: entry.SK };
       const pageKey = `${entry.count.page.PK}\u0000${entry.count.page.SK}`;
       let page = pages.get(pageKey);

@@ -1,7 +1,7 @@
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { bucketOfId } from './fences';
-import { pageOf, parsePosition, prefixOf, timeBucketOf, type ListPrefix } from './layout';
+import { pageOf, parsePosition, prefixOf, shardOfPage, timeBucketOf, type ListPrefix } from './layout';
 
 /** Where an entry is counted: its count page and the bucket's slot on it. */
 export interface CountSlot {
@@ -29,6 +29,8 @@ export interface GroupLayout {
   fences: readonly number[];
   /** Buckets per count page (layout.ts pageSlotsOf). */
   slots: number;
+  /** Count partitions per list (layout.ts pageShardsOf). */
+  shards: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
       {
         ...idEntry,
         prefix,
-        count: { page: key.simListIdCounts(customerId, idPage.page), bucketPartition: idEntry.PK, slot: idPage.slot, ordering: 'id' },
+        count: { page: key.simListIdCounts(customerId, idPage.page, shardOfPage(idPage.page, group.shards)), bucketPartition: idEntry.PK, slot: idPage.slot, ordering: 'id' },
       },
     ];
     const position = parsePosition(sim.list_pos?.[customerId]);
@@ -58,7 +60,7 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
         ...timeEntry,
         prefix,
         count: {
-          page: key.simListTimeCounts(customerId, position.day, timePage.page),
+          page: key.simListTimeCounts(customerId, position.day, timePage.page, shardOfPage(timePage.page, group.shards)),
           bucketPartition: timeEntry.PK,
           slot: timePage.slot,
           ordering: 'time',

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type Dyn
 import { isConditionFailure, isTransactionCanceled } from '../db/conditions';
 import type { SimListFencePageItem, SimListMetaItem } from '../db/items';
 import { key, partition, sortKeyPrefix } from '../db/keys';
-import { fencesPerPage, idBucketSize, pageSlots, pageSlotsOf } from './layout';
+import { fencesPerPage, idBucketSize, pageShards, pageShardsOf, pageSlots, pageSlotsOf } from './layout';
 
 /** The table the list index lives in. */
 export interface ListTable {
@@ -20,6 +20,8 @@ export interface GroupFences {
   fences: number[];
   /** Buckets per count page of the group's index (layout.ts pageSlotsOf of its META). */
   slots: number;
+  /** Count partitions per list of the group's index (layout.ts pageShardsOf of its META). */
+  shards: number;
 }
 
 /**
@@ -77,6 +79,7 @@ export const fenceItems = (
     max_id: options.maxId,
     version: 0,
     page_slots: pageSlots,
+    page_shards: pageShards,
   };
   return [...pages, meta];
 };
@@ -118,7 +121,7 @@ export const fencesFromItems = (items: readonly Record<string, unknown>[]): Grou
   const pages = (items.filter((item) => item.type === 'sim_list_fences') as unknown as SimListFencePageItem[])
     .filter((page) => page.page < meta.sealed_pages)
     .sort((left, right) => left.page - right.page);
-  return { meta, fences: [...pages.flatMap((page) => page.fences.map(Number)), ...meta.fences.map(Number)], slots: pageSlotsOf(meta) };
+  return { meta, fences: [...pages.flatMap((page) => page.fences.map(Number)), ...meta.fences.map(Number)], slots: pageSlotsOf(meta), shards: pageShardsOf(meta) };
 };
 
 /**
@@ -156,7 +159,7 @@ const withMeta = async (table: ListTable, groupId: string, known: GroupFences, m
     if (fresh) return fresh;
   }
   const sealed = known.fences.slice(0, known.meta.sealed_pages * fencesPerPage);
-  return { meta, fences: [...sealed, ...meta.fences.map(Number)], slots: pageSlotsOf(meta) };
+  return { meta, fences: [...sealed, ...meta.fences.map(Number)], slots: pageSlotsOf(meta), shards: pageShardsOf(meta) };
 };
 
 /**

@@ -24,6 +24,15 @@ export const timeBucketSize = 500;
 export const pageSlots = 6;
 /** Buckets per count page of an index whose META names none (built before `page_slots` existed). */
 export const legacyPageSlots = 16;
+/**
+ * Count partitions per list of an index built now: page `p` lives in partition `p mod 8`
+ * (shard 0 has no suffix). A batch of changes writes each page it touches once, and a sweep of
+ * SIMs whose last updates are scattered touches most pages of a day: spread over 8 keys, a
+ * burst of 10,000 changes a second stays under 1,000 writes a second on any of them. A reader
+ * queries the 8 in parallel (one round trip). An index built before (no `page_shards` in its
+ * META) keeps every page in shard 0.
+ */
+export const pageShards = 8;
 /** Fences per sealed fence page. */
 export const fencesPerPage = 256;
 
@@ -81,6 +90,10 @@ export const timeBucketOf = (sequence: number): number => Math.floor(sequence / 
 
 /** The buckets per count page of a group's index, from its META (`page_slots`; absent: legacyPageSlots). */
 export const pageSlotsOf = (meta: { page_slots?: number } | undefined): number => meta?.page_slots ?? legacyPageSlots;
+/** The count partitions per list of a group's index, from its META (`page_shards`; absent: 1). */
+export const pageShardsOf = (meta: { page_shards?: number } | undefined): number => meta?.page_shards ?? 1;
+/** The count partition of a page, for an index of `shards` partitions per list. */
+export const shardOfPage = (page: number, shards: number): number => page % shards;
 
 /** The count page of a bucket, and the bucket's index within it, for pages of `slots` buckets. */
 export const pageOf = (bucket: number, slots: number): { page: number; slot: number } => ({

@@ -4,7 +4,7 @@ import { key, padId, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { simIdOfEntry, updatedAtOfTimeEntry } from './entries';
 import { readGroupFences, type ListTable } from './fences';
-import { bucketsOfPage, countOf, dayOf, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
+import { bucketsOfPage, countOf, dayOf, pageShards, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
 
 /** One A1 request as the list index sees it. */
 export interface ListRequest {
@@ -43,7 +43,15 @@ export interface ListIds {
 
 const isReady = (meta: SimListMetaItem | undefined): boolean => meta?.state === 'ready';
 
-/** Every count page of a partition (usually one Query page: a million SIMs make about 60 KB). */
+/**
+ * Every count page of a list, from its `pageShards` partitions queried at once (one round
+ * trip): an index built before the pages were spread has them all in shard 0, the others
+ * answer nothing.
+ */
+const readCountPages = async (table: ListTable, partitionOf: (shard: number) => string, fromSortKey?: string): Promise<Record<string, unknown>[]> =>
+  (await Promise.all(Array.from({ length: pageShards }, (_, shard) => readPages(table, partitionOf(shard), fromSortKey)))).flat();
+
+/** Every count page of a partition (usually one Query page: a million SIMs make about 60 KB in all). */
 const readPages = async (table: ListTable, partitionKey: string, fromSortKey?: string): Promise<Record<string, unknown>[]> => {
   const items: Record<string, unknown>[] = [];
   for await (const page of queryPages(table.db, {
@@ -58,21 +66,21 @@ const readPages = async (table: ListTable, partitionKey: string, fromSortKey?: s
 
 /**
  * The directory of a list: in one round trip, the group's index state (and its fences) beside
- * the list's count pages. In id order every count page of the customer is read; in order of
+ * the list's count pages (readCountPages). In id order every count page of the customer is read; in order of
  * update only the days from the one before `updated_after` on (nothing older can match).
  */
 export const readListDirectory = async (table: ListTable, request: ListRequest): Promise<ListDirectory> => {
   if (request.updatedAfter === undefined) {
     const [fences, pages] = await Promise.all([
       readGroupFences(table, request.groupId),
-      readPages(table, partition.simListIdCounts(request.customerId)),
+      readCountPages(table, (shard) => partition.simListIdCounts(request.customerId, shard)),
     ]);
     if (!isReady(fences?.meta)) return { kind: 'legacy' };
     return { kind: 'id', buckets: pages.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
   }
   const [meta, pages] = await Promise.all([
     table.db.send(new GetCommand({ TableName: table.tableName, Key: key.simListMeta(request.groupId) })),
-    readPages(table, partition.simListTimeCounts(request.customerId), dayOf(request.updatedAfter - 86_400_000)),
+    readCountPages(table, (shard) => partition.simListTimeCounts(request.customerId, shard), dayOf(request.updatedAfter - 86_400_000)),
   ]);
   if (!isReady(meta.Item as SimListMetaItem | undefined)) return { kind: 'legacy' };
   const slots = pageSlotsOf(meta.Item as SimListMetaItem);

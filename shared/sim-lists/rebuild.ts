@@ -5,7 +5,7 @@ import type { SimItem, SimListMetaItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
-import { bucketsOfPage, legacyPageSlots } from './layout';
+import { bucketsOfPage, legacyPageSlots, pageShards } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
 import { claimMsisdnAlone } from '../sims/msisdn-index';
 
@@ -51,15 +51,17 @@ const scopedSims = async (table: ListTable, groupId: string): Promise<ScopedSim[
 /** The number of SIMs the index counts in a group's own list (every bucket, every prefix). */
 const indexedCount = async (table: ListTable, groupId: string): Promise<number> => {
   let total = 0;
-  for await (const page of queryPages(table.db, {
-    TableName: table.tableName,
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': partition.simListIdCounts(groupId) },
-    ConsistentRead: true,
-  })) {
-    for (const item of page) {
-      // Only the total matters here, so any page size reads every count.
-      for (const bucket of bucketsOfPage(Number(item.SK), item, legacyPageSlots)) for (const count of bucket.counts.values()) total += count;
+  for (let shard = 0; shard < pageShards; shard += 1) {
+    for await (const page of queryPages(table.db, {
+      TableName: table.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition.simListIdCounts(groupId, shard) },
+      ConsistentRead: true,
+    })) {
+      for (const item of page) {
+        // Only the total matters here, so any page size reads every count.
+        for (const bucket of bucketsOfPage(Number(item.SK), item, legacyPageSlots)) for (const count of bucket.counts.values()) total += count;
+      }
     }
   }
   return total;
