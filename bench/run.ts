@@ -258,7 +258,7 @@ const main = async (): Promise<void> => {
           runScale(sectionContext, { root, data, fleet, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples, pageSize: sizes.scalePageSize }),
         );
         const scaleWrites = await guarded('scale writes', () =>
-          runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep }),
+          runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep, stream: runtime!.stream }),
         );
         results.scaleRuns = [{ sims: sizes.scaleSims, commit: context.commit, date: context.date, ...(scale ? { scale } : {}), ...(scaleWrites ? { scaleWrites } : {}) }];
       }

@@ -23,7 +23,7 @@ import { referenceMounts, type ReferenceCredentials } from './reference-page';
 import { createStripeEmulator, type StripeEmulator } from './stripe-emulator';
 import { useBundledHandlers } from './handler-loader';
 import { startPollers } from './pollers';
-import { startStreamReader } from './stream-reader';
+import { startStreamReader, type StreamReader } from './stream-reader';
 import { startLocalTopics, type LocalTopics } from './topics';
 import { simChangesHandler, simChangesMount } from './sim-changes';
 import { feedHandler, feedMount } from './feed-endpoint';
@@ -157,6 +157,8 @@ export interface LocalRuntime {
   env: Record<string, string>;
   /** The payment processor in use (STRIPE_SECRET_KEY). */
   payments: LocalPayments;
+  /** The reader of the table's stream: hold and release it (the benchmark's burst of changes). */
+  stream: Pick<StreamReader, 'hold' | 'release'>;
   /** Stops pollers, servers and whatever this call started (DynamoDB Local's JVM included). */
   stop(): Promise<void>;
 }
@@ -443,6 +445,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       bundles,
       env,
       payments,
+      stream: { hold: streamReader.hold, release: streamReader.release },
       stop: cleanUp,
     };
   } catch (error) {

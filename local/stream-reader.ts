@@ -31,6 +31,14 @@ export interface StreamReaderOptions {
 export interface StreamReader {
   /** Stops reading; resolves once the batch in progress is finished. */
   stop(): Promise<void>;
+  /**
+   * Reads nothing more until release (the batch in progress finishes): the stream keeps what
+   * is written meanwhile, and release hands it on in batches of the consumer's batch size, as
+   * an event source mapping does with a burst that arrives faster than its consumer.
+   */
+  hold(): void;
+  /** Reads again after hold. */
+  release(): void;
 }
 
 /** An attribute value of the SDK (Uint8Array for binary) as Lambda's event carries it (base64 text). */
@@ -114,6 +122,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
   const controller = new AbortController();
   const { signal } = controller;
   const idleMs = options.idleMs ?? 200;
+  let held = false;
 
   const run = async (consumer: StreamConsumerDefinition): Promise<void> => {
     const handler = options.handler ?? (await loadHandler(consumer.handler));
@@ -197,10 +206,14 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
 
     while (!signal.aborted) {
       try {
+        if (held) {
+          await sleep(idleMs, signal);
+          continue;
+        }
         if (firstLook || Date.now() - lastDescribe > 5000 || iterators.size === 0) await discover();
         let busy = false;
         for (const [shardId, iterator] of [...iterators]) {
-          if (signal.aborted) break;
+          if (signal.aborted || held) break;
           if (iterator) busy = (await readShard(shardId, iterator)) || busy;
         }
         if (!busy) await sleep(idleMs, signal);
@@ -221,6 +234,12 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
     stop: async () => {
       controller.abort();
       await Promise.all(loops);
+    },
+    hold: () => {
+      held = true;
+    },
+    release: () => {
+      held = false;
     },
   };
 };

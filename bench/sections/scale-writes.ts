@@ -98,7 +98,15 @@ const siteSimIds = (fleet: ScaleFleet, site: string, from: number, count: number
 /** Runs the writes part of section 5 and records its targets. */
 export const runScaleWrites = async (
   context: SectionContext,
-  input: { db: DynamoDBDocumentClient; tableName: string; fleet: ScaleFleet; recorder: CallRecorder; sweep: number },
+  input: {
+    db: DynamoDBDocumentClient;
+    tableName: string;
+    fleet: ScaleFleet;
+    recorder: CallRecorder;
+    sweep: number;
+    /** The runtime's stream reader, held while a sweep is written so that the sweep reaches the consumer as a burst does. */
+    stream: { hold(): void; release(): void };
+  },
 ): Promise<ScaleWritesResult> => {
   const { db, tableName, fleet, recorder } = input;
   const table = { db, tableName };
@@ -173,14 +181,21 @@ export const runScaleWrites = async (
     await settle();
     recorder.reset();
     const started = performance.now();
-    for (let start = 0; start < sweepIds.length; start += 400) {
-      await Promise.all(
-        [0, 100, 200, 300].map(async (offset) => {
-          const ids = sweepIds.slice(start + offset, start + offset + 100);
-          if (ids.length === 0) return;
-          await changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: run.fields(current) })), Date.now());
-        }),
-      );
+    // 10,000 changes in a second reach a consumer as full batches (the stream holds what it has not
+    // read yet): the sweep is written with the reader held, then read in batches of the consumer's size.
+    input.stream.hold();
+    try {
+      for (let start = 0; start < sweepIds.length; start += 400) {
+        await Promise.all(
+          [0, 100, 200, 300].map(async (offset) => {
+            const ids = sweepIds.slice(start + offset, start + offset + 100);
+            if (ids.length === 0) return;
+            await changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: run.fields(current) })), Date.now());
+          }),
+        );
+      }
+    } finally {
+      input.stream.release();
     }
     await settle();
     const writes = new Map<string, number>();

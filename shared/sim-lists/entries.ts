@@ -24,7 +24,7 @@ export interface ListEntry {
 /** The part of a SIM item that decides its list entries. */
 export type ListedSim = Pick<SimItem, 'id' | 'status' | 'customer_id' | 'customer_path' | 'updated_at_ms' | 'list_pos'>;
 
-/** What of a group's index places entries: its id fences and the buckets per count page. */
+/** What of a group's index places entries: its id fences, the buckets per count page and the count partitions per list. */
 export interface GroupLayout {
   fences: readonly number[];
   /** Buckets per count page (layout.ts pageSlotsOf). */
