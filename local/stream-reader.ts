@@ -206,11 +206,11 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
 
     while (!signal.aborted) {
       try {
+        if (firstLook || Date.now() - lastDescribe > 5000 || iterators.size === 0) await discover();
         if (held) {
           await sleep(idleMs, signal);
           continue;
         }
-        if (firstLook || Date.now() - lastDescribe > 5000 || iterators.size === 0) await discover();
         let busy = false;
         for (const [shardId, iterator] of [...iterators]) {
           if (signal.aborted || held) break;

@@ -9,8 +9,9 @@ import { eventually } from './eventually';
 
 /**
  * The local runtime's reader of the table's stream (local/stream-reader.ts) against DynamoDB
- * Local: real DynamoDBStreamEvents in Lambda's shape, the consumer's item-type filter, and a
- * reported batch item failure read again from that record, nothing skipped.
+ * Local: real DynamoDBStreamEvents in Lambda's shape, the consumer's item-type filter, a
+ * reported batch item failure read again from that record, nothing skipped, and a reader held
+ * while records are written handing them on in full batches once released.
  */
 
 const dynamo = testDynamoClient();
@@ -100,5 +101,32 @@ describe('the local stream reader', () => {
       },
     });
     expect(Math.abs(modify.dynamodb!.ApproximateCreationDateTime! - Date.now() / 1000)).toBeLessThan(120);
+  }, 30_000);
+
+  it('reads nothing while held, then hands on what was written meanwhile in batches of the consumer\'s size', async () => {
+    await reader?.stop();
+    const batches: string[][] = [];
+    const held = startStreamReader({
+      dynamo,
+      streams,
+      tableName,
+      consumers: [consumer],
+      idleMs: 50,
+      quiet: true,
+      handler: async (event) => {
+        batches.push((event as DynamoDBStreamEvent).Records.map((record) => String(record.dynamodb?.Keys?.PK?.S)));
+        return { batchItemFailures: [] };
+      },
+    });
+    reader = held;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    held.hold();
+    for (let id = 100; id < 125; id += 1) await db.send(new PutCommand({ TableName: tableName, Item: { PK: `SIM#${id}`, SK: 'SIM', type: 'sim', id, status: 'active' } }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(batches).toEqual([]);
+    held.release();
+    await eventually(() => expect(batches.flat()).toHaveLength(25), 15_000);
+    expect(batches.map((batch) => batch.length)).toEqual([10, 10, 5]);
+    expect(batches.flat()).toEqual(Array.from({ length: 25 }, (_, index) => `SIM#${100 + index}`));
   }, 30_000);
 });
