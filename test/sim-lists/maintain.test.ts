@@ -10,8 +10,7 @@ import { seedItems } from '../../local/seed/items';
 import { parseSeedDocument } from '../../local/seed/validate';
 import type { SimItem } from '../../shared/db/items';
 import { createTestTable, testDynamoClient } from '../support/resources';
-import { eventually } from '../local/eventually';
-import { coveringRequests, fleetSeed, fleetSim, listDifferences, startListConsumer, treeOf } from './support/fleet';
+import { coveringRequests, expectListsExact, fleetSeed, fleetSim, startListConsumer, treeOf } from './support/fleet';
 
 /**
  * The list index kept by the table's stream (issue #19, point 3): writers change SIMs in
@@ -81,7 +80,7 @@ describe('the list index under parallel writers', () => {
     const requests = coveringRequests(tree, [now - 3 * 86_400_000, now - 3_600_000, Date.now() - 60_000], 100);
     // The consumer has read the stream within a second or two when the machine is idle; the whole
     // suite on two cores slows DynamoDB Local several times over, hence the wait allowed.
-    await eventually(async () => expect(await listDifferences(table, requests)).toEqual([]), 240_000, 1_000);
+    await expectListsExact(table, requests, 240_000, 1_000);
 
     // The new ids beyond the last bucket were cut into a bucket of their own.
     const fences = await readGroupFences(table, 'g', true);

@@ -1,7 +1,8 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { eventually } from '../../local/eventually';
 import { startStreamReader, type StreamReader } from '../../../local/stream-reader';
 import type { SimItem } from '../../../shared/db/items';
 import { dayOf, parsePosition, simStatusList, timeBucketOf } from '../../../shared/sim-lists/layout';
@@ -145,6 +146,22 @@ export const listDifferences = async (
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   return differences;
+};
+
+/**
+ * Waits until the index answers every request as the brute force does: first the unfiltered
+ * list of each customer only (a few reads a pass, while the consumer catches up; on a loaded
+ * machine full passes in a loop starved the consumer they waited for), then every request.
+ */
+export const expectListsExact = async (
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  requests: Omit<ListRequest, 'page'>[],
+  timeoutMs: number,
+  intervalMs: number,
+): Promise<void> => {
+  const plain = requests.filter((request) => request.status === undefined && request.updatedAfter === undefined && !request.direct);
+  await eventually(async () => expect(await listDifferences(table, plain)).toEqual([]), timeoutMs, intervalMs);
+  await eventually(async () => expect(await listDifferences(table, requests)).toEqual([]), timeoutMs, intervalMs);
 };
 
 /** The table's stream read into the list index consumer, as the local runtime does. */
