@@ -25,6 +25,7 @@ import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import type { TopicName } from '../shared/topology/topics';
 import type { LocalMount } from './gateway';
 import { outcomeOf, type SmsOutcome } from './sms-simulator';
+import { readBoundedBody } from './request-body';
 
 /** The mount prefix of the emulator (the gateway picks the longest matching prefix). */
 export const awsSmsMount = '/_local/aws-sms';
@@ -110,17 +111,8 @@ class ApiFault extends Error {
 
 const maxBodyBytes = 256 * 1024;
 
-const readBody = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBodyBytes) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+/** The body, cut after maxBodyBytes (the emulator reads no more of a larger one). */
+const readBody = async (request: IncomingMessage): Promise<string> => (await readBoundedBody(request, maxBodyBytes)).text;
 
 const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
   const text = JSON.stringify(body);

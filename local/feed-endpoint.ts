@@ -6,6 +6,7 @@ import { feedMessageDrafts } from '../shared/feed/messages';
 import { feedLines, maxLineBytes, readFeedLine } from '../shared/feed/records';
 import { sendFeedMessages } from './feed-sender';
 import type { LocalMount } from './gateway';
+import { readBoundedBody } from './request-body';
 
 /** The mount prefix of the local operator feed (LOCAL-CONTRACT.md, "Operator feed"). */
 export const feedMount = '/_local/feed';
@@ -27,19 +28,6 @@ export interface RefusedLine {
   reason: string;
 }
 
-class BodyTooLarge extends Error {}
-
-const readBody = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxFeedBodyBytes) chunks.push(chunk);
-    });
-    request.on('end', () => (size > maxFeedBodyBytes ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8'))));
-    request.on('error', reject);
-  });
 
 const answer = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -87,11 +75,8 @@ export const feedHandler =
     if (request.method !== 'POST') {
       return answer(response, 405, { detail: `Method ${request.method} is not allowed on this path; use POST (or GET for the journal).`, code: 'method_not_allowed' }, { Allow: 'GET, POST' });
     }
-    let text: string;
-    try {
-      text = await readBody(request);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
+    const { text, tooLarge } = await readBoundedBody(request, maxFeedBodyBytes);
+    if (tooLarge) {
       return answer(response, 413, {
         detail: `The body must be at most ${maxFeedBodyBytes} bytes; send a larger file with npm run admin -- feed FILE --queue-url URL.`,
         code: 'payload_too_large',

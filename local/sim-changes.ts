@@ -4,6 +4,7 @@ import { ApiError, isApiError } from '../shared/http/api-error';
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
 import { simObject, type SimObject } from '../shared/sims/sim-object';
 import type { LocalMount } from './gateway';
+import { readBoundedBody } from './request-body';
 
 /** The mount prefix of the SIM changes (the gateway picks the longest matching prefix). */
 export const simChangesMount = '/_local/sims';
@@ -11,17 +12,11 @@ export const simChangesMount = '/_local/sims';
 /** Largest body read (bytes). */
 const maxBodyBytes = 16 * 1024;
 
-const readBody = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBodyBytes) chunks.push(chunk);
-    });
-    request.on('end', () => (size > maxBodyBytes ? reject(new SimChangeRefused(`the body must be at most ${maxBodyBytes} bytes`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
-    request.on('error', reject);
-  });
+const readBody = async (request: IncomingMessage): Promise<string> => {
+  const { text, tooLarge } = await readBoundedBody(request, maxBodyBytes);
+  if (tooLarge) throw new SimChangeRefused(`the body must be at most ${maxBodyBytes} bytes`);
+  return text;
+};
 
 const answer = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers });

@@ -65,19 +65,22 @@ export const applyCustomerRecord = async (table: FeedTable, record: FeedRecordOf
     source_ms: record.sourceMs,
   };
   const unchanged = existing !== undefined && existing.name === record.name && existing.sms_enabled === record.sms_enabled;
-  const written = await sendUnlessConditionFails(
+  if (!(await putIfLater(table, item, record.sourceMs))) return { outcome: 'stale' };
+  await setDirectoryEntry(table, groupId, 'customers', record.id, { name: record.name, source_ms: record.sourceMs });
+  return { outcome: unchanged ? 'unchanged' : 'applied' };
+};
+
+/** Puts a customer or bundle item unless the stored one has a `source_ms` at or after `sourceMs`; false when it has. */
+const putIfLater = (table: FeedTable, item: (CustomerItem | DataBundleItem) & { source_ms: number }, sourceMs: number): Promise<boolean> =>
+  sendUnlessConditionFails(
     table.db,
     new PutCommand({
       TableName: table.tableName,
       Item: item,
       ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(source_ms) OR source_ms < :time',
-      ExpressionAttributeValues: { ':time': record.sourceMs },
+      ExpressionAttributeValues: { ':time': sourceMs },
     }),
   );
-  if (!written) return { outcome: 'stale' };
-  await setDirectoryEntry(table, groupId, 'customers', record.id, { name: record.name, source_ms: record.sourceMs });
-  return { outcome: unchanged ? 'unchanged' : 'applied' };
-};
 
 /** Applies a `data_bundle` record. */
 export const applyBundleRecord = async (table: FeedTable, record: FeedRecordOf<'data_bundle'>): Promise<EntityOutcome> => {
@@ -107,16 +110,7 @@ export const applyBundleRecord = async (table: FeedTable, record: FeedRecordOf<'
     source_ms: record.sourceMs,
   };
   const unchanged = found !== undefined && found.customer_id === record.customer && Object.entries(figures).every(([name, value]) => found[name as keyof typeof figures] === value);
-  const written = await sendUnlessConditionFails(
-    table.db,
-    new PutCommand({
-      TableName: table.tableName,
-      Item: item,
-      ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(source_ms) OR source_ms < :time',
-      ExpressionAttributeValues: { ':time': record.sourceMs },
-    }),
-  );
-  if (!written) return { outcome: 'stale' };
+  if (!(await putIfLater(table, item, record.sourceMs))) return { outcome: 'stale' };
   await setDirectoryEntry(table, groupId, 'bundles', record.id, { customer: record.customer, ...figures, source_ms: record.sourceMs });
   return { outcome: unchanged ? 'unchanged' : 'applied' };
 };

@@ -1,9 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../db/batch-get';
 import type { CustomerItem, SimItem } from '../db/items';
 import { gsi1Partition, key } from '../db/keys';
 import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { applySourcedChanges, createSim, type Owner, type SourcedChange, type SourcedField } from '../sims/sourced-writes';
+import { readSimByIccid } from '../sims/sim-by-iccid';
 import { MsisdnInUse, putSimIccid } from '../sims/sim-writes';
 import { isoWithOffset } from '../sims/sim-object';
 import { normaliseDecimal } from '../vocabulary/decimal';
@@ -42,16 +42,8 @@ const simsByIccid = async (table: FeedTable, iccids: readonly string[]): Promise
     unique
       .filter((iccid) => !known.has(iccid))
       .map(async (iccid) => {
-        const output = await table.db.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-            ExpressionAttributeValues: { ':pk': gsi1Partition.simByIccid(iccid), ':sk': 'SIM' },
-          }),
-        );
-        const sim = output.Items?.[0] as SimItem | undefined;
-        if (sim?.type !== 'sim') return;
+        const sim = await readSimByIccid(table, iccid);
+        if (!sim) return;
         known.set(iccid, { id: sim.id, iccid, customer_id: sim.customer_id, customer_name: sim.customer_name, customer_path: sim.customer_path });
         await putSimIccid(table, sim);
       }),

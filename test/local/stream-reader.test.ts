@@ -39,27 +39,23 @@ afterAll(async () => {
   dynamo.destroy();
 });
 
+/** The reader of the test table's stream for `consumer`, every 50 ms, into `handler`. */
+const readerWith = (handler: NonNullable<Parameters<typeof startStreamReader>[0]['handler']>): StreamReader =>
+  startStreamReader({ dynamo, streams, tableName, consumers: [consumer], idleMs: 50, quiet: true, handler });
+
 describe('the local stream reader', () => {
   it('hands the consumer real stream events of its item types, and reads a failed record again', async () => {
     const events: DynamoDBStreamEvent[] = [];
     let failedOnce = false;
-    reader = startStreamReader({
-      dynamo,
-      streams,
-      tableName,
-      consumers: [consumer],
-      idleMs: 50,
-      quiet: true,
-      handler: async (event) => {
-        const streamEvent = event as DynamoDBStreamEvent;
-        events.push(streamEvent);
-        const second = streamEvent.Records.find((record) => record.dynamodb?.NewImage?.id?.N === '2');
-        if (second && !failedOnce) {
-          failedOnce = true;
-          return { batchItemFailures: [{ itemIdentifier: second.dynamodb!.SequenceNumber }] };
-        }
-        return { batchItemFailures: [] };
-      },
+    reader = readerWith(async (event) => {
+      const streamEvent = event as DynamoDBStreamEvent;
+      events.push(streamEvent);
+      const second = streamEvent.Records.find((record) => record.dynamodb?.NewImage?.id?.N === '2');
+      if (second && !failedOnce) {
+        failedOnce = true;
+        return { batchItemFailures: [{ itemIdentifier: second.dynamodb!.SequenceNumber }] };
+      }
+      return { batchItemFailures: [] };
     });
     // The reader starts at the latest record: give it a moment to find the shard first.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -106,17 +102,9 @@ describe('the local stream reader', () => {
   it('reads nothing while held, then hands on what was written meanwhile in batches of the consumer\'s size', async () => {
     await reader?.stop();
     const batches: string[][] = [];
-    const held = startStreamReader({
-      dynamo,
-      streams,
-      tableName,
-      consumers: [consumer],
-      idleMs: 50,
-      quiet: true,
-      handler: async (event) => {
-        batches.push((event as DynamoDBStreamEvent).Records.map((record) => String(record.dynamodb?.Keys?.PK?.S)));
-        return { batchItemFailures: [] };
-      },
+    const held = readerWith(async (event) => {
+      batches.push((event as DynamoDBStreamEvent).Records.map((record) => String(record.dynamodb?.Keys?.PK?.S)));
+      return { batchItemFailures: [] };
     });
     reader = held;
     await new Promise((resolve) => setTimeout(resolve, 1000));
