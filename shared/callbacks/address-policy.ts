@@ -1,9 +1,51 @@
-import ipaddr from 'ipaddr.js';
+import { isIPv4, isIPv6 } from 'node:net';
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Cidr = [Address, number];
+/** An IP address or range base as a number of `width` bits (32 for IPv4, 128 for IPv6). */
+interface Address {
+  value: bigint;
+  width: 32 | 128;
+}
 
-const cidr = (text: string): Cidr => ipaddr.parseCIDR(text);
+/** A CIDR range: the address it starts at and how many leading bits every member shares. */
+interface Cidr extends Address {
+  prefix: number;
+}
+
+/** A dotted quad already checked by `isIPv4`, as its 32 bits. */
+const ipv4Bits = (text: string): bigint =>
+  text.split('.').reduce((bits, part) => (bits << 8n) | BigInt(Number(part)), 0n);
+
+/**
+ * An IPv6 address already checked by `isIPv6` (no zone id), as its 128 bits: `::` stands for
+ * the missing zero groups, and a trailing dotted quad for the last two.
+ */
+const ipv6Bits = (text: string): bigint => {
+  let hex = text;
+  const lastColon = text.lastIndexOf(':');
+  if (text.slice(lastColon + 1).includes('.')) {
+    const quad = ipv4Bits(text.slice(lastColon + 1));
+    hex = `${text.slice(0, lastColon + 1)}${(quad >> 16n).toString(16)}:${(quad & 0xffffn).toString(16)}`;
+  }
+  const [left = '', right] = hex.split('::');
+  const leftGroups = left === '' ? [] : left.split(':');
+  const rightGroups = right === undefined || right === '' ? [] : right.split(':');
+  const zeros = right === undefined ? [] : Array<string>(8 - leftGroups.length - rightGroups.length).fill('0');
+  return [...leftGroups, ...zeros, ...rightGroups].reduce((bits, group) => (bits << 16n) | BigInt(`0x${group}`), 0n);
+};
+
+const cidr = (text: string): Cidr => {
+  const [base = '', prefix = ''] = text.split('/');
+  return isIPv4(base)
+    ? { value: ipv4Bits(base), width: 32, prefix: Number(prefix) }
+    : { value: ipv6Bits(base), width: 128, prefix: Number(prefix) };
+};
+
+/** True when the address lies in the range (same family, same leading `prefix` bits). */
+const inRange = (address: Address, range: Cidr): boolean => {
+  if (address.width !== range.width) return false;
+  const shift = BigInt(range.width - range.prefix);
+  return address.value >> shift === range.value >> shift;
+};
 
 /**
  * IPv4 ranges that are not public unicast (IANA IPv4 Special-Purpose Address Registry), each
@@ -58,30 +100,30 @@ const forbiddenGlobalIpv6: [string, Cidr][] = [
   ['documentation', cidr('3fff::/20')],
 ];
 
-const ipv4Refusal = (address: ipaddr.IPv4): string | undefined =>
-  forbiddenIpv4.find(([, range]) => address.match(range))?.[0];
+const ipv4Refusal = (address: Address): string | undefined =>
+  forbiddenIpv4.find(([, range]) => inRange(address, range))?.[0];
 
-const embeddedIpv4 = (address: ipaddr.IPv6, firstPart: number): ipaddr.IPv4 => {
-  const high = address.parts[firstPart]!;
-  const low = address.parts[firstPart + 1]!;
-  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-};
+/** The IPv4 address an IPv6 address carries, `shift` bits above its lowest bit. */
+const embeddedIpv4 = (address: Address, shift: bigint): Address => ({
+  value: (address.value >> shift) & 0xffffffffn,
+  width: 32,
+});
 
-const ipv6Refusal = (address: ipaddr.IPv6): string | undefined => {
-  const embedded: [string, Cidr, number][] = [
-    ['IPv4-mapped', ipv4Mapped, 6],
-    ['NAT64', nat64WellKnown, 6],
-    ['6to4', sixToFour, 1],
+const ipv6Refusal = (address: Address): string | undefined => {
+  const embedded: [string, Cidr, bigint][] = [
+    ['IPv4-mapped', ipv4Mapped, 0n],
+    ['NAT64', nat64WellKnown, 0n],
+    ['6to4', sixToFour, 80n],
   ];
-  for (const [form, range, firstPart] of embedded) {
-    if (!address.match(range)) continue;
-    const reason = ipv4Refusal(embeddedIpv4(address, firstPart));
+  for (const [form, range, shift] of embedded) {
+    if (!inRange(address, range)) continue;
+    const reason = ipv4Refusal(embeddedIpv4(address, shift));
     return reason ? `${form} ${reason}` : undefined;
   }
-  if (!address.match(globalUnicast)) {
-    return namedIpv6.find(([, range]) => address.match(range))?.[0] ?? 'reserved (outside global unicast)';
+  if (!inRange(address, globalUnicast)) {
+    return namedIpv6.find(([, range]) => inRange(address, range))?.[0] ?? 'reserved (outside global unicast)';
   }
-  return forbiddenGlobalIpv6.find(([, range]) => address.match(range))?.[0];
+  return forbiddenGlobalIpv6.find(([, range]) => inRange(address, range))?.[0];
 };
 
 /**
@@ -95,17 +137,16 @@ const ipv6Refusal = (address: ipaddr.IPv6): string | undefined => {
  */
 export const addressRefusal = (address: string): string | undefined => {
   const text = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipv4Refusal(ipaddr.IPv4.parse(text));
-  if (text.includes(':') && ipaddr.IPv6.isValid(text)) {
+  if (isIPv4(text)) return ipv4Refusal({ value: ipv4Bits(text), width: 32 });
+  if (text.includes(':') && isIPv6(text)) {
     if (text.includes('%')) return 'scoped (zone id)';
-    // Canonical form first: ipaddr.js reads `::a.b.c.d` (IPv4-compatible) as IPv4-mapped.
-    return ipv6Refusal(ipaddr.IPv6.parse(canonicalIpv6(text)));
+    return ipv6Refusal({ value: ipv6Bits(canonicalIpv6(text)), width: 128 });
   }
   return 'not an IP address';
 };
 
-/** The WHATWG URL serialisation of an IPv6 address (hex groups only, compressed). */
-const canonicalIpv6 = (text: string): string => {
+/** The WHATWG URL serialisation of an IPv6 address (hex groups only, compressed, RFC 5952). */
+export const canonicalIpv6 = (text: string): string => {
   try {
     return new URL(`http://[${text}]/`).hostname.slice(1, -1);
   } catch {
@@ -119,5 +160,5 @@ export const isPublicAddress = (address: string): boolean => addressRefusal(addr
 /** True when the text is an IP literal (IPv4 dotted quad or IPv6, brackets allowed). */
 export const isIpLiteral = (host: string): boolean => {
   const text = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  return ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text));
+  return isIPv4(text) || (text.includes(':') && isIPv6(text));
 };

@@ -1,11 +1,12 @@
-import ipaddr from 'ipaddr.js';
+import { isIPv6 } from 'node:net';
+import { canonicalIpv6 } from './address-policy';
 
 /** Lower-cases a host, drops brackets and a trailing dot, and writes IPv6 in one canonical form. */
 const normaliseHost = (host: string): string => {
   let text = host.trim().toLowerCase();
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
   if (text.endsWith('.')) text = text.slice(0, -1);
-  if (text.includes(':') && ipaddr.IPv6.isValid(text)) return ipaddr.IPv6.parse(text).toString();
+  if (text.includes(':') && isIPv6(text)) return canonicalIpv6(text);
   return text;
 };
 
