@@ -29,9 +29,10 @@ const httpSuites = readdirSync(join(root, 'test'))
 const smsSuites = httpSuites.filter((file) => file.startsWith('test/area-a-sms/') && !/\/aws-[^/]*\.test\.ts$/.test(file));
 
 /**
- * What both projects share. Their global setups start one DynamoDB Local and one SQS
- * emulator per test run, shared by both; each test file makes its own table and queues in
- * them (test/support/resources.ts).
+ * What the projects share. Their global setups start one SQS emulator and one pool of
+ * DynamoDB Local instances per test run, shared by all; each test file leases an instance
+ * (a fresh one after every few files: test/support/dynamodb-pool.ts) and makes its own table
+ * and queues (test/support/resources.ts).
  */
 const shared = {
   // Each file in its own process: handler modules read their configuration from process.env
@@ -46,7 +47,8 @@ const shared = {
   // The test runtimes' JSON log lines go to a file per test file, its path printed when a test fails
   // (test/support/test-log-file.ts); a test whose requests got an answer docs/openapi.json does
   // not describe fails (test/support/contract.ts).
-  setupFiles: ['test/support/test-log-file.ts', 'test/support/contract-setup.ts'],
+  // Each file leases a DynamoDB Local of the run's pool first (test/support/dynamodb-pool.ts).
+  setupFiles: ['test/support/dynamodb-lease.ts', 'test/support/test-log-file.ts', 'test/support/contract-setup.ts'],
 };
 
 export default defineConfig({

@@ -1,5 +1,5 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
 import { deliveriesTable } from '../../local/console/sections/webhooks';
@@ -69,7 +69,7 @@ describe('lifecycle events on one machine', () => {
     // The admin CLI does the same against any table (here the runtime's, as against a deployed one).
     const out: string[] = [];
     const code = await runAdmin(
-      ['set-sim', sims.north.iccid, '--status', 'active', '--data-used-mb', '43', '--table', runtime.tableName, '--endpoint', inject('dynamodbEndpoint'), '--region', 'eu-west-2'],
+      ['set-sim', sims.north.iccid, '--status', 'active', '--data-used-mb', '43', '--table', runtime.tableName, '--endpoint', dynamodbEndpoint(), '--region', 'eu-west-2'],
       { env: {}, out: (line) => out.push(line), err: (line) => out.push(line) },
     );
     expect([code, out]).toEqual([0, [`SIM ${sims.north.iccid}: status active, data_used_mb 43.00`]]);

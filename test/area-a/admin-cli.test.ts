@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,7 +9,6 @@ import { credentialHash } from '../../shared/auth/credentials';
 import { authenticateDeveloper } from '../../shared/auth/two-factor';
 import { key } from '../../shared/db/keys';
 import { createTestTable, testDynamoClient } from '../support/resources';
-import { inject } from 'vitest';
 import { apiKeyOf, areaASeed, tokenOf } from './support/seed';
 
 const client = testDynamoClient();
@@ -35,7 +35,7 @@ afterAll(() => client.destroy());
 const admin = async (...args: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdmin([...args, '--table', tableName, '--endpoint', inject('dynamodbEndpoint'), '--region', 'eu-west-2'], {
+  const code = await runAdmin([...args, '--table', tableName, '--endpoint', dynamodbEndpoint(), '--region', 'eu-west-2'], {
     env: {},
     out: (line) => out.push(line),
     err: (line) => err.push(line),
@@ -147,7 +147,7 @@ describe('npm run admin', () => {
 
   it('runs as `npm run admin` (the package script) with TABLE_NAME and DYNAMODB_ENDPOINT from the environment', async () => {
     const { stdout, stderr } = await promisify(execFile)('npm', ['run', '--silent', 'admin', '--', 'issue-key', '--customer', 'south'], {
-      env: { ...process.env, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), AWS_REGION: 'eu-west-2' },
+      env: { ...process.env, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamodbEndpoint(), AWS_REGION: 'eu-west-2' },
     });
     const printed = stdout.trim();
     expect(printed).toMatch(/^devkey_[0-9a-f]{12}_[0-9a-f]{64}$/);

@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { readFileSync } from 'node:fs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -14,7 +15,7 @@ let runtime: LocalRuntime;
 
 beforeAll(async () => {
   runtime = await startLocalRuntime({
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: dynamodbEndpoint(),
     sqsEndpoint: inject('sqsEndpoint'),
     seed: demoSeed,
     quiet: true,

@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { readFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import { join } from 'node:path';
@@ -101,7 +102,7 @@ describe('startLocalRuntime({ bundled: true })', () => {
 
   it('builds the bundles, serves requests from them and goes back to the sources on stop', async () => {
     runtime = await startLocalRuntime({
-      dynamodbEndpoint: inject('dynamodbEndpoint'),
+      dynamodbEndpoint: dynamodbEndpoint(),
       sqsEndpoint: inject('sqsEndpoint'),
       bundled: true,
       quiet: true,

@@ -1,7 +1,8 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader';
 import type { StreamConsumerDefinition } from '../../shared/topology/streams';
 import { createTestTable, testDynamoClient } from '../support/resources';
@@ -16,7 +17,7 @@ import { eventually } from './eventually';
 
 const dynamo = testDynamoClient();
 const db = DynamoDBDocumentClient.from(dynamo);
-const streams = new DynamoDBStreamsClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const streams = new DynamoDBStreamsClient({ endpoint: dynamodbEndpoint(), region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 const consumer: StreamConsumerDefinition = {
   name: 'probe',
   handler: 'unused.ts',

@@ -1,10 +1,11 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { once } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { build, type Metafile } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { coldCallOnce, lambdaVariables, type ColdFunction } from '../../bench/lib/cold-call';
 import { credentialProviderAlias, esbuildBuildOptions } from '../../infra/bundling';
 import { makeRouteEvent } from '../../local/event-fixtures';
@@ -67,7 +68,7 @@ afterEach(() => {
   proxy.signed.length = 0;
 });
 beforeAll(async () => {
-  proxy = await startRecordingProxy(inject('dynamodbEndpoint'));
+  proxy = await startRecordingProxy(dynamodbEndpoint());
   tableName = await createTestTable();
   const client = testDynamoClient();
   await loadSeedDocument(areaASeed(Date.now(), [{ id: 'cred', customer: 'root' }, { id: 'nocred', customer: 'root' }]), { client, tableName });

@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { inject } from 'vitest';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { demoDocument, scanAll, smallDocument } from './fixtures';
 
@@ -30,7 +30,7 @@ const runCli = (args: string[]): Promise<{ code: number | null; stdout: string; 
 describe('npm run seed', () => {
   let client: DynamoDBClient;
   let folder: string;
-  const endpoint = inject('dynamodbEndpoint');
+  const endpoint = dynamodbEndpoint();
   beforeAll(() => {
     client = testDynamoClient();
     folder = mkdtempSync(join(tmpdir(), 'seed-cli-'));

@@ -1,5 +1,6 @@
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
 import { seedItems } from '../../local/seed/items';
 import { parseSeedDocument } from '../../local/seed/validate';
@@ -107,7 +108,7 @@ describe('rebuild-list-index', () => {
       Array.from({ length: 30 }, (_, index) => changeSim(table, document.sims[index * 20]!.iccid, { status: index % 2 ? 'suspended' : 'active' }, Date.now())),
     );
     const lines: string[] = [];
-    const code = await runAdmin(['rebuild-list-index', '--customer', 'old', '--table', table.tableName, '--endpoint', inject('dynamodbEndpoint')], {
+    const code = await runAdmin(['rebuild-list-index', '--customer', 'old', '--table', table.tableName, '--endpoint', dynamodbEndpoint()], {
       env: {},
       out: (line) => lines.push(line),
       err: (line) => lines.push(line),
@@ -123,7 +124,7 @@ describe('rebuild-list-index', () => {
     expect((await answered({ page_size: '10' })).source).toBe('id');
     const scopeItems = await db.send(new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition.simScope('old') } }));
     expect(scopeItems.Items).toEqual([]);
-    expect(await runAdmin(['rebuild-list-index', '--customer', 'old', '--table', table.tableName, '--endpoint', inject('dynamodbEndpoint')], { env: {}, out: (line) => lines.push(line), err: () => undefined })).toBe(0);
+    expect(await runAdmin(['rebuild-list-index', '--customer', 'old', '--table', table.tableName, '--endpoint', dynamodbEndpoint()], { env: {}, out: (line) => lines.push(line), err: () => undefined })).toBe(0);
     expect(lines.at(-1)).toBe('List index of old: already ready');
   }, 120_000);
 });

@@ -1,16 +1,21 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
 import { startSqsLocal, type SqsLocal } from '../../local/sqs-local';
+import { startDynamoDbPool, type DynamoDbPool } from './dynamodb-pool';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    dynamodbEndpoint: string;
     sqsEndpoint: string;
   }
 }
 
+/**
+ * How much one DynamoDB Local serves before a fresh one replaces it (./dynamodb-pool.ts says
+ * why): test files that used it, or items in its tables.
+ */
+const dynamoDbLocalShare = { filesPerInstance: 8, itemsPerInstance: 4_000 };
+
 interface SharedServers {
-  started: Promise<[DynamoDbLocal, SqsLocal]>;
+  started: Promise<[DynamoDbPool, SqsLocal]>;
   users: number;
 }
 
@@ -20,12 +25,12 @@ const sharedKey = Symbol.for('sim-service.test-servers');
 const registry = globalThis as typeof globalThis & { [sharedKey]?: SharedServers };
 
 /**
- * Starts DynamoDB Local and the SQS emulator once for the whole test run (shared by its
- * projects), provides their endpoints to `project`'s test files, and returns the teardown,
- * which stops them after the last project is done.
+ * Starts the DynamoDB Local pool and the SQS emulator once for the whole test run (shared by
+ * its projects), provides them to `project`'s test files (each leases a DynamoDB Local:
+ * ./dynamodb-lease.ts), and returns the teardown, which stops them after the last project is done.
  */
 export const shareServers = async (project: TestProject): Promise<() => Promise<void>> => {
-  const shared = (registry[sharedKey] ??= { started: Promise.all([startDynamoDbLocal(), startSqsLocal()]), users: 0 });
+  const shared = (registry[sharedKey] ??= { started: Promise.all([startDynamoDbPool(dynamoDbLocalShare), startSqsLocal()]), users: 0 });
   shared.users += 1;
   let released = false;
   const release = async () => {
@@ -34,12 +39,12 @@ export const shareServers = async (project: TestProject): Promise<() => Promise<
     shared.users -= 1;
     if (shared.users > 0) return;
     delete registry[sharedKey];
-    const [dynamodb, sqs] = await shared.started;
-    await Promise.all([dynamodb.stop(), sqs.stop()]);
+    const [pool, sqs] = await shared.started;
+    await Promise.all([pool.stop(), sqs.stop()]);
   };
   try {
-    const [dynamodb, sqs] = await shared.started;
-    project.provide('dynamodbEndpoint', dynamodb.endpoint);
+    const [pool, sqs] = await shared.started;
+    project.provide('dynamodbPool', pool.url);
     project.provide('sqsEndpoint', sqs.endpoint);
   } catch (error) {
     await release().catch(() => undefined);

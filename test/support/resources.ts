@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from './dynamodb-lease';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -11,7 +12,7 @@ const region = 'eu-west-2';
 
 /** A DynamoDB client for the run's DynamoDB Local. */
 export const testDynamoClient = (): DynamoDBClient =>
-  new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region, credentials });
+  new DynamoDBClient({ endpoint: dynamodbEndpoint(), region, credentials });
 
 /** An SQS client for the run's SQS emulator. */
 export const testSqsClient = (): SQSClient => new SQSClient({ endpoint: inject('sqsEndpoint'), region, credentials });
@@ -43,6 +44,6 @@ export const localServiceEnv = (tableName: string): Record<string, string> => ({
   AWS_ACCESS_KEY_ID: credentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
   TABLE_NAME: tableName,
-  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  DYNAMODB_ENDPOINT: dynamodbEndpoint(),
   SQS_ENDPOINT: inject('sqsEndpoint'),
 });

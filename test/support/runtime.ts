@@ -1,3 +1,4 @@
+import { dynamodbEndpoint } from './dynamodb-lease';
 import { inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { recordAnswer } from './contract';
@@ -29,7 +30,7 @@ export interface TestRuntimeOptions {
  */
 export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<LocalRuntime> =>
   startLocalRuntime({
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: dynamodbEndpoint(),
     sqsEndpoint: inject('sqsEndpoint'),
     seed: options.seed,
     env: options.env,

@@ -1,7 +1,8 @@
+import { dynamodbEndpoint } from '../../support/dynamodb-lease';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { eventually } from '../../local/eventually';
 import { startStreamReader, type StreamReader } from '../../../local/stream-reader';
 import type { SimItem } from '../../../shared/db/items';
@@ -166,7 +167,7 @@ export const expectListsExact = async (
 
 /** The table's stream read into the list index consumer, as the local runtime does. */
 export const startListConsumer = async (table: { db: DynamoDBDocumentClient; tableName: string }, dynamo: import('@aws-sdk/client-dynamodb').DynamoDBClient): Promise<{ reader: StreamReader; streams: DynamoDBStreamsClient }> => {
-  const streams = new DynamoDBStreamsClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const streams = new DynamoDBStreamsClient({ endpoint: dynamodbEndpoint(), region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const handle = maintainSimListsConsumer(table);
   const definition = streamConsumers.find((consumer) => consumer.name === 'maintain-sim-lists')!;
   const reader = startStreamReader({
