@@ -94,7 +94,9 @@ export const startDynamoDbPool = async (options: { filesPerInstance: number; ite
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const answer = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
+      // One request a connection: a kept-alive socket the server closes when idle could be
+      // reused by the next file's fetch just then ("other side closed").
+      response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
       response.end(JSON.stringify(body));
     };
     let text = '';
