@@ -428,6 +428,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       await streamReader.stop();
       streams.destroy();
     });
+    // A change made once this returns reaches the stream's consumers (the reader starts at the
+    // stream's latest record).
+    await streamReader.ready;
 
     return {
       baseUrl: gateway.baseUrl,

@@ -39,6 +39,12 @@ export interface StreamReader {
   hold(): void;
   /** Reads again after hold. */
   release(): void;
+  /**
+   * Resolves once every consumer holds an iterator for each open shard: a change written after
+   * that reaches the consumers (the first look starts at the latest record, so one written
+   * before may not). Resolves as well when the reader stops first, or the first look failed.
+   */
+  ready: Promise<void>;
 }
 
 /** An attribute value of the SDK (Uint8Array for binary) as Lambda's event carries it (base64 text). */
@@ -124,7 +130,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
   const idleMs = options.idleMs ?? 200;
   let held = false;
 
-  const run = async (consumer: StreamConsumerDefinition): Promise<void> => {
+  const run = async (consumer: StreamConsumerDefinition, looked: () => void): Promise<void> => {
     const handler = options.handler ?? (await loadHandler(consumer.handler));
     const streamArn = await streamArnOf(options);
     const iterators = new Map<string, string | undefined>();
@@ -155,6 +161,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
       } while (exclusiveStartShardId);
       firstLook = false;
       lastDescribe = Date.now();
+      looked();
     };
 
     const readShard = async (shardId: string, iterator: string): Promise<boolean> => {
@@ -224,13 +231,21 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           consumer: consumer.name,
           error: error instanceof Error ? error.message : String(error),
         });
+        looked();
         await sleep(1000, signal);
       }
     }
+    looked();
   };
 
-  const loops = options.consumers.map((consumer) => run(consumer));
+  const firstLooks: Promise<void>[] = [];
+  const loops = options.consumers.map((consumer) => {
+    let looked!: () => void;
+    firstLooks.push(new Promise<void>((resolve) => (looked = resolve)));
+    return run(consumer, looked).finally(() => looked());
+  });
   return {
+    ready: Promise.all(firstLooks).then(() => undefined),
     stop: async () => {
       controller.abort();
       await Promise.all(loops);

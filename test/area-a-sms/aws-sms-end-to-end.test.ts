@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually, present } from '../support/eventually';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
@@ -9,9 +10,9 @@ import { inboundMessageId } from '../../shared/sms/inbound';
 import { logEntries, logLinesOf, metricLines } from '../support/log-lines';
 import { testDynamoClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
-import { call, eventually } from '../area-a-webhooks/support/http';
+import { call } from '../area-a-webhooks/support/http';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../area-a-webhooks/support/receiver';
-import { getSms, postSms, waitFor } from './support/http';
+import { getSms, postSms } from './support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
@@ -84,7 +85,7 @@ describe('an SMS through AWS End User Messaging, end to end', () => {
     const sent = runtime.awsSms.messages().find((message) => message.context.message_id === messageId)!;
     expect(sent).toMatchObject({ destination: `+${sims.north.msisdn}`, body: text, message_type: 'TRANSACTIONAL', context: { message_id: messageId } });
 
-    await waitFor(() => receiver.requestsTo(path).length > 0);
+    await eventually(() => expect(receiver.requestsTo(path).length > 0).toBe(true));
     const [receipt] = receiver.requestsTo(path);
     const body = JSON.parse(receipt!.body) as Record<string, unknown>;
     expect(body).toEqual({ message_id: messageId, iccid: sims.north.iccid, msisdn: sims.north.msisdn, status, received_at: expect.stringMatching(isoWithOffset) });
@@ -168,7 +169,7 @@ describe('inbound SMS (two-way)', () => {
     // Another customer group's key does not see it.
     expect((await getSms(runtime.baseUrl, globex(), sims.north.iccid, messageId)).status).toBe(404);
 
-    const webhook = await eventually(() => subscribers.to('/ok/acme-mo')[0]);
+    const webhook = await eventually(() => present(subscribers.to('/ok/acme-mo')[0]));
     expect(json(webhook)).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
       type: 'sms.received',

@@ -1,4 +1,5 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { eventually } from '../support/eventually';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
@@ -10,7 +11,7 @@ import { key } from '../../shared/db/keys';
 import { recordSmsEvents } from '../../shared/sms/event-consumers';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
-import { getSms, postSms, waitFor } from './support/http';
+import { getSms, postSms } from './support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
@@ -99,7 +100,7 @@ const queueDepth = async (url: string): Promise<number> => {
   }
 };
 const settleForwards = async () => {
-  await waitFor(async () => (await queueDepth(runtime.queues.callbacks.url)) === 0);
+  await eventually(async () => expect((await queueDepth(runtime.queues.callbacks.url)) === 0).toBe(true));
   await new Promise((resolve) => setTimeout(resolve, 200));
 };
 
@@ -130,7 +131,7 @@ describe('delivery events: every final type and what it means', () => {
       submitted_at: expect.stringMatching(isoWithOffset),
       received_at: expect.stringMatching(isoWithOffset),
     });
-    await waitFor(() => receiver.requestsTo(path).length > 0);
+    await eventually(() => expect(receiver.requestsTo(path).length > 0).toBe(true));
     const [receipt] = receiver.requestsTo(path);
     expect(JSON.parse(receipt!.body)).toEqual({ message_id: messageId, iccid: sims.acme.iccid, msisdn: sims.acme.msisdn, status, received_at: state.received_at });
     const signed = { id: String(receipt!.headers['webhook-id']), timestamp: String(receipt!.headers['webhook-timestamp']), signature: String(receipt!.headers['webhook-signature']) };

@@ -1,11 +1,12 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { eventually } from '../support/eventually';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogLines, type LogCapture } from '../support/log-lines';
 import type { LocalRuntime } from '../../local/runtime';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
 import { testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
-import { getSms, postReceipt, postSms, waitFor } from './support/http';
+import { getSms, postReceipt, postSms } from './support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
@@ -86,7 +87,7 @@ const queueDepth = async (url: string): Promise<number> => {
 };
 
 const expectQueuesDrained = async () => {
-  await waitFor(async () => (await queueDepth(runtime.queues.callbacks.url)) === 0);
+  await eventually(async () => expect((await queueDepth(runtime.queues.callbacks.url)) === 0).toBe(true));
   expect(await queueDepth(runtime.queues.callbacks.deadLetterUrl)).toBe(0);
 };
 
@@ -109,7 +110,7 @@ describe('delivery receipts forwarded to callback_url', () => {
   ])('posts a %s receipt to a local HTTPS receiver, signed the Standard Webhooks way', async (status, text) => {
     const path = `/ok/${status}-${process.pid}`;
     const messageId = await submit(sims.acme, text, path);
-    await waitFor(() => receiver.requestsTo(path).length > 0);
+    await eventually(() => expect(receiver.requestsTo(path).length > 0).toBe(true));
     const [request] = receiver.requestsTo(path);
     const body = JSON.parse(request!.body) as Record<string, unknown>;
     expect(request!.method).toBe('POST');
@@ -146,7 +147,7 @@ describe('delivery receipts forwarded to callback_url', () => {
   it("signs with the sending key's customer secret, also for a sub-customer's SIM", async () => {
     const path = `/ok/sub-${process.pid}`;
     await submit(sims.north, 'to the depot', path);
-    await waitFor(() => receiver.requestsTo(path).length > 0);
+    await eventually(() => expect(receiver.requestsTo(path).length > 0).toBe(true));
     const [request] = receiver.requestsTo(path);
     const signed = {
       id: String(request!.headers['webhook-id']),
@@ -160,7 +161,7 @@ describe('delivery receipts forwarded to callback_url', () => {
   it('forwards each transition exactly once: repeated provider receipts enqueue nothing', async () => {
     const path = `/ok/once-${process.pid}`;
     const messageId = await submit(sims.acme, 'once', path);
-    await waitFor(() => receiver.requestsTo(path).length > 0);
+    await eventually(() => expect(receiver.requestsTo(path).length > 0).toBe(true));
     const repeats = await Promise.all(
       Array.from({ length: 3 }, () =>
         postReceipt(runtime.baseUrl, runtime.env.SMS_RECEIPT_SECRET!, { reference: messageId, status: 'delivered' }),
@@ -180,7 +181,7 @@ describe('failed forwards: one log line, no retry', () => {
     spyOnWarnings();
     const path = `/redirect/${process.pid}`;
     const messageId = await submit(sims.acme, 'redirect me', path);
-    await waitFor(() => forwardFailures(messageId).length > 0);
+    await eventually(() => expect(forwardFailures(messageId).length > 0).toBe(true));
     await expectQueuesDrained();
     expect(forwardFailures(messageId)).toEqual([
       {
@@ -203,7 +204,7 @@ describe('failed forwards: one log line, no retry', () => {
     spyOnWarnings();
     const path = `/error/${process.pid}`;
     const messageId = await submit(sims.acme, 'break it', path);
-    await waitFor(() => forwardFailures(messageId).length > 0);
+    await eventually(() => expect(forwardFailures(messageId).length > 0).toBe(true));
     await expectQueuesDrained();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(forwardFailures(messageId)).toEqual([
@@ -226,7 +227,7 @@ describe('failed forwards: one log line, no retry', () => {
     spyOnWarnings();
     const path = `/hang/${process.pid}`;
     const messageId = await submit(sims.acme, 'hang on', path);
-    await waitFor(() => forwardFailures(messageId).length > 0);
+    await eventually(() => expect(forwardFailures(messageId).length > 0).toBe(true));
     await expectQueuesDrained();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(forwardFailures(messageId)).toEqual([

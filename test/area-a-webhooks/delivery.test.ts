@@ -1,4 +1,5 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { eventually, present } from '../support/eventually';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { captureLogLines } from '../support/log-lines';
 import { selfSignedCertificate, type TestCertificate } from '../area-a-sms/support/https-receiver';
-import { call, eventually } from './support/http';
+import { call } from './support/http';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/receiver';
 import { callerPool, sims, webhookSeed } from './support/seed';
 
@@ -106,7 +107,7 @@ describe('lifecycle webhooks', () => {
   it('delivers a signed line.suspended, with the SIM as A2 shows it to the subscriber, that verifies with the subscription secret', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/ok/suspended`, events: ['line.suspended'] });
     const written = await change(sims.acme.iccid, { status: 'suspended' });
-    const webhook = await eventually(() => receiver.to('/ok/suspended')[0]);
+    const webhook = await eventually(() => present(receiver.to('/ok/suspended')[0]));
 
     const event = json(webhook);
     expect(event).toEqual({
@@ -124,7 +125,7 @@ describe('lifecycle webhooks', () => {
 
     const attempts = await eventually(async () => {
       const found = await deliveries(acme(), subscription.id);
-      return found.results.length > 0 ? found : undefined;
+      return present(found.results.length > 0 ? found : undefined);
     });
     expect(attempts).toEqual({
       results: [
@@ -147,7 +148,7 @@ describe('lifecycle webhooks', () => {
   it('retries a receiver that fails twice, then succeeds: three attempts with one webhook-id, recorded newest first', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/flaky/2/usage`, events: ['usage.updated'] });
     await change(sims.acme.iccid, { data_used_mb: '20.25' });
-    await eventually(() => (receiver.to('/flaky/2/usage').length >= 3 ? true : undefined));
+    await eventually(() => expect(receiver.to('/flaky/2/usage').length >= 3).toBe(true));
     const got = receiver.to('/flaky/2/usage');
     expect(got).toHaveLength(3);
     expect(new Set(got.map((webhook) => header(webhook, 'webhook-id'))).size).toBe(1);
@@ -166,7 +167,7 @@ describe('lifecycle webhooks', () => {
     });
     const attempts = await eventually(async () => {
       const found = await deliveries(acme(), subscription.id);
-      return found.results.length === 3 ? found : undefined;
+      return present(found.results.length === 3 ? found : undefined);
     });
     expect(attempts.results.map((attempt) => [attempt.event_id, attempt.attempt, attempt.outcome, attempt.http_status, attempt.error])).toEqual([
       [event.id, 3, 'delivered', 204, null],
@@ -185,7 +186,7 @@ describe('lifecycle webhooks', () => {
     await change(sims.acme.iccid, { status: 'suspended' });
     const ownChange = await change(sims.north.iccid, { status: 'suspended' });
     await change(sims.globex.iccid, { status: 'suspended' });
-    await eventually(() => (receiver.to('/ok/acme-parent').length >= 2 && receiver.to('/ok/north').length >= 1 ? true : undefined));
+    await eventually(() => expect(receiver.to('/ok/acme-parent').length >= 2 && receiver.to('/ok/north').length >= 1).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
     expect(receiver.to('/ok/north').map((webhook) => json(webhook).data)).toEqual([
@@ -235,7 +236,7 @@ describe('lifecycle webhooks', () => {
     expect(await call(runtime.baseUrl, acme(), 'GET', `/developer/api/webhooks/${id}/`)).toMatchObject({ status: 200, body: view });
 
     await change(sims.acme.iccid, { status: 'suspended' });
-    const webhook = await eventually(() => receiver.to('/ok/rotation')[0]);
+    const webhook = await eventually(() => present(receiver.to('/ok/rotation')[0]));
     expect(header(webhook, 'webhook-signature').split(' ')).toHaveLength(2);
     expect([verifies(first, webhook), verifies(second, webhook)]).toEqual([true, true]);
     await change(sims.acme.iccid, { status: 'active' });
@@ -258,7 +259,7 @@ describe('lifecycle webhooks', () => {
     };
     const signedWith = async (nth: number) => {
       await change(sims.acme.iccid, { status: 'suspended' });
-      const webhook = await eventually(() => receiver.to('/ok/rotations')[nth]);
+      const webhook = await eventually(() => present(receiver.to('/ok/rotations')[nth]));
       await change(sims.acme.iccid, { status: 'active' });
       return [header(webhook, 'webhook-signature').split(' ').length, ...secrets.map((secret) => verifies(secret, webhook))];
     };
@@ -316,7 +317,7 @@ describe('lifecycle webhooks', () => {
     await change(sims.acme.iccid, { status: 'suspended' });
     const attempts = await eventually(async () => {
       const found = await deliveries(acme(), id);
-      return found.results.length > 0 ? found : undefined;
+      return present(found.results.length > 0 ? found : undefined);
     });
     expect(attempts.results[0]).toEqual({
       event_id: expect.stringMatching(/^evt_/),
@@ -355,7 +356,7 @@ describe('lifecycle webhooks', () => {
       }),
     );
     await change(sims.acme.iccid, { status: 'active' });
-    const rebound = await eventually(async () => (await deliveries(acme(), named)).results[0]);
+    const rebound = await eventually(async () => present((await deliveries(acme(), named)).results[0]));
     expect(rebound).toMatchObject({
       type: 'line.activated',
       attempt: 1,
@@ -369,12 +370,12 @@ describe('lifecycle webhooks', () => {
   it('sends identity.rotated when a key is issued and revoked and identity.verified on its first successful use, never secret material', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/ok/identity`, events: ['identity.rotated', 'identity.verified'] });
     const issued = await issueApiKey(table(), 'acme');
-    await eventually(() => receiver.to('/ok/identity')[0]);
+    await eventually(() => present(receiver.to('/ok/identity')[0]));
     const user = acme();
     expect((await call(runtime.baseUrl, { token: user.token, apiKey: issued.value }, 'GET', '/developer/api/webhooks/')).status).toBe(200);
     expect((await call(runtime.baseUrl, { token: acme().token, apiKey: issued.value }, 'GET', '/developer/api/webhooks/')).status).toBe(200);
     await revokeApiKey(table(), issued.prefix);
-    await eventually(() => (receiver.to('/ok/identity').length >= 3 ? true : undefined));
+    await eventually(() => expect(receiver.to('/ok/identity').length >= 3).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const got = receiver.to('/ok/identity').map((webhook) => [json(webhook).type, json(webhook).data]);
     expect(got).toEqual([
@@ -392,8 +393,8 @@ describe('lifecycle webhooks', () => {
     try {
       await change(sims.globex.iccid, { status: 'suspended' });
       await change(sims.globex.iccid, { status: 'active' });
-      await eventually(() => (receiver.to('/down/globex').length >= 7 ? true : undefined), 40_000);
-      await eventually(() => (capture.lines().some((line) => line.message === 'queue message failed') ? true : undefined));
+      await eventually(() => expect(receiver.to('/down/globex').length >= 7).toBe(true), 40_000);
+      await eventually(() => expect(capture.lines().some((line) => line.message === 'queue message failed')).toBe(true));
     } finally {
       capture.restore();
     }
@@ -416,7 +417,7 @@ describe('lifecycle webhooks', () => {
         (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: runtime.queues['webhook-deliveries'].deadLetterUrl, AttributeNames: ['ApproximateNumberOfMessages'] })))
           .Attributes?.ApproximateNumberOfMessages ?? 0,
       );
-    await eventually(async () => ((await depth()) === 1 ? true : undefined));
+    await eventually(async () => expect((await depth()) === 1).toBe(true));
     sqs.destroy();
     expect(receiver.to('/down/globex')).toHaveLength(7);
     const shown = await call(runtime.baseUrl, globex(), 'GET', `/developer/api/webhooks/${subscription.id}/`);

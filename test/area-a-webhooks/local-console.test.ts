@@ -1,4 +1,5 @@
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
+import { eventually, present } from '../support/eventually';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
@@ -8,7 +9,7 @@ import type { WebhookDeliveryItem } from '../../shared/db/items';
 import { listDeliveries } from '../../shared/webhooks/deliveries';
 import { testDynamoClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
-import { call, eventually } from './support/http';
+import { call } from './support/http';
 import { callerPool, sims, webhookSeed } from './support/seed';
 
 /**
@@ -56,10 +57,10 @@ describe('lifecycle events on one machine', () => {
       type: 'application/json',
       body: expect.objectContaining({ iccid: sims.north.iccid, status: 'suspended', group: null, usage: { data_used_mb: '42.50', data_overage_mb: '0.00' } }),
     });
-    const suspended = await eventually(() => inboxEvents('line.suspended')[0]);
+    const suspended = await eventually(() => present(inboxEvents('line.suspended')[0]));
     expect(suspended.signature).toEqual({ status: 'verified', owner: `acme webhook ${id}` });
     expect(JSON.parse(suspended.body).data).toMatchObject({ iccid: sims.north.iccid, status: 'suspended', group: 'Acme North' });
-    const usage = await eventually(() => inboxEvents('usage.updated')[0]);
+    const usage = await eventually(() => present(inboxEvents('usage.updated')[0]));
     expect(JSON.parse(usage.body).data).toEqual({
       iccid: sims.north.iccid,
       usage: { data_used_mb: '42.50', data_overage_mb: '0.00' },
@@ -73,7 +74,7 @@ describe('lifecycle events on one machine', () => {
       { env: {}, out: (line) => out.push(line), err: (line) => out.push(line) },
     );
     expect([code, out]).toEqual([0, [`SIM ${sims.north.iccid}: status active, data_used_mb 43.00`]]);
-    await eventually(() => (inboxEvents('usage.updated').length === 2 ? true : undefined));
+    await eventually(() => expect(inboxEvents('usage.updated').length === 2).toBe(true));
     expect(inboxEvents('line.suspended')).toHaveLength(1);
 
     // The consumer records an attempt once the receiver has answered, so the inbox may see the
@@ -81,7 +82,7 @@ describe('lifecycle events on one machine', () => {
     const delivered = /<span class="status status-delivered">delivered<\/span> HTTP 200/g;
     const table = await eventually(async () => {
       const markup = deliveriesTable(await listDeliveries({ db, tableName: runtime.tableName }, 'acme', id)).markup;
-      return markup.match(delivered)?.length === 3 ? markup : undefined;
+      return present(markup.match(delivered)?.length === 3 ? markup : undefined);
     });
     expect(table).toContain('<table class="deliveries">');
     expect(table.match(delivered)).toHaveLength(3);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import type { FulfilmentEffectItem } from '../../shared/db/items';
 import { documents, resetStock } from '../area-b/support/checkout-api';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import type { StripeStandIn } from '../support/shop-runtime';
 import { startShopRuntime } from '../support/shop-runtime';
 import { placeOrder, readEffects, waitForStatus } from './support/shop';

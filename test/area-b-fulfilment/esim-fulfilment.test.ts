@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { documents, errorAnswer, errorParts, post, readOrder, resetStock } from '../area-b/support/checkout-api';
 import type { StripeStandIn } from '../support/shop-runtime';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { payAndWait, placeOrder, readAccount, readDevice, readTopups, readUnit, smsMessages, waitForStatus } from './support/shop';

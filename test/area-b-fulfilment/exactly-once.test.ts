@@ -14,7 +14,7 @@ import { processPaymentMessage } from '../../shared/fulfilment/process';
 import { SmsProviderFailure } from '../../shared/adapters/sms-provider/provider';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
 import type { StripeStandIn } from '../support/shop-runtime';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import { testSqsClient } from '../support/resources';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';

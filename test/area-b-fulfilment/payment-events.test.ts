@@ -11,7 +11,7 @@ import { key } from '../../shared/db/keys';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
 import type { StripeStandIn } from '../support/shop-runtime';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';

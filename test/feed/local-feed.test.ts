@@ -13,7 +13,7 @@ import { lifecycleUrlOf } from '../../local/console/sections/webhooks';
 import { demoCredentials } from '../../local/demo-credentials';
 import type { LocalRuntime } from '../../local/runtime';
 import { startTestRuntime } from '../support/runtime';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 
 /**
  * The operator feed under the local runtime (issue #20, points 2, 4, 5 and 6): `POST

@@ -13,7 +13,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gsi1Partition } from '../../shared/db/keys';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
 import { startTestRuntime } from '../support/runtime';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 import { rawRequest } from './http-client';
 import { launchChromium } from '../support/chromium';
 

@@ -12,7 +12,7 @@ import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '..
 import { readOutbox } from '../area-b-fulfilment/support/outbox';
 import { sendEvent, stripeId, webhookSecret } from '../area-b-fulfilment/support/stripe-events';
 import { isRunning, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 /**
  * Issue 10, deliverable 7: `npm start -- --persist DIR` loses no paid order. The runtime is

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPollers, type Pollers } from '../../local/pollers';
 import { queueDefinition } from '../../shared/topology/queues';
 import { createTestQueues, testSqsClient } from '../support/resources';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 let client: SQSClient;
 let pollers: Pollers | undefined;

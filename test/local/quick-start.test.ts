@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repositoryRoot } from '../../local/handler-loader';
 import { isRunning, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 /**
  * The README's quick start, run as written against a fresh runtime (issue #22): `npm start`,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer } from '../../local/gateway';
 import { receiptSignature, simulatorSettingsFromEnv, startSmsSimulator, type SmsSimulator } from '../../local/sms-simulator';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 const token = 'provider-token-for-the-test';
 const secret = 'receipt-secret-for-the-test';

@@ -8,7 +8,7 @@ import { demoCredentials } from '../../local/demo-credentials';
 import type { LocalRuntime } from '../../local/runtime';
 import { bannerLines } from '../../local/start-banner';
 import { startTestRuntime } from '../support/runtime';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 /**
  * The start banner's lifecycle-event steps, the developer console and docs/webhooks.md agree

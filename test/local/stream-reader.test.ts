@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader';
 import type { StreamConsumerDefinition } from '../../shared/topology/streams';
 import { createTestTable, testDynamoClient } from '../support/resources';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 
 /**
  * The local runtime's reader of the table's stream (local/stream-reader.ts) against DynamoDB
@@ -58,8 +58,8 @@ describe('the local stream reader', () => {
       }
       return { batchItemFailures: [] };
     });
-    // The reader starts at the latest record: give it a moment to find the shard first.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The reader starts at the latest record: what is written once it is ready reaches it.
+    await reader.ready;
     await db.send(new PutCommand({ TableName: tableName, Item: { PK: 'SIM#1', SK: 'SIM', type: 'sim', id: 1, status: 'active' } }));
     await db.send(new PutCommand({ TableName: tableName, Item: { PK: 'RATE#u', SK: 'CUSTOMER#c', b0: 1 } }));
     await db.send(new PutCommand({ TableName: tableName, Item: { PK: 'SIM#2', SK: 'SIM', type: 'sim', id: 2, status: 'active' } }));
@@ -108,7 +108,7 @@ describe('the local stream reader', () => {
       return { batchItemFailures: [] };
     });
     reader = held;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await held.ready;
     held.hold();
     for (let id = 100; id < 125; id += 1) await db.send(new PutCommand({ TableName: tableName, Item: { PK: `SIM#${id}`, SK: 'SIM', type: 'sim', id, status: 'active' } }));
     await new Promise((resolve) => setTimeout(resolve, 500));

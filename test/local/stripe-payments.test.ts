@@ -3,7 +3,7 @@ import type { LocalRuntime } from '../../local/runtime';
 import { pay } from '../../local/pay-cli';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
-import { eventually } from './eventually';
+import { eventually } from '../support/eventually';
 import { startTestRuntime } from '../support/runtime';
 
 // STRIPE_SECRET_KEY unset: the runtime runs the embedded Stripe emulator, and a checkout is

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { eventually, present } from '../support/eventually';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
@@ -27,16 +28,6 @@ const sendSms = (iccid: string, callbackUrl: string) => {
     headers: { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify({ message: 'inbox test', callback_url: callbackUrl }),
   });
-};
-
-const waitFor = async <T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 };
 
 /** One request to the inbox over HTTPS, trusting exactly its self-signed certificate. */
@@ -84,7 +75,7 @@ describe('webhook inbox of the local runtime', () => {
     const response = await sendSms(sims.north.iccid, runtime.inbox.url);
     expect(response.status).toBe(202);
     const { message_id: messageId } = (await response.json()) as { message_id: string };
-    const delivery = await waitFor(() => runtime.inbox.deliveries().find((entry) => entry.body.includes(messageId)));
+    const delivery = await eventually(() => present(runtime.inbox.deliveries().find((entry) => entry.body.includes(messageId))));
     const receipt = JSON.parse(delivery.body) as Record<string, unknown>;
     expect(receipt).toMatchObject({ message_id: messageId, status: 'delivered' });
     expect(delivery).toMatchObject({ method: 'POST', path: '/', signature: { status: 'verified', owner: 'acme' } });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { startTestRuntime } from '../support/runtime';
 import { captureLogLines, logEntries, metricLines, type LogCapture, type LogLine } from '../support/log-lines';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import { postReceipt, postSms } from '../area-a-sms/support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../area-a-sms/support/https-receiver';
 import { callerPool, sims, smsSeed } from '../area-a-sms/support/seed';

@@ -11,7 +11,7 @@ import { rebuildListIndex, type RebuildProgress } from '../../shared/sim-lists/r
 import { changeSim } from '../../shared/sims/change-sim';
 import { customersNamed, listSims, planListSims } from '../../shared/sims/list-sims';
 import { createTestTable, testDynamoClient } from '../support/resources';
-import { eventually } from '../local/eventually';
+import { eventually } from '../support/eventually';
 import { allSims, coveringRequests, expectListsExact, expectedList, fleetSeed, startListConsumer, treeOf } from './support/fleet';
 
 /**

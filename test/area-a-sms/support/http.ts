@@ -61,12 +61,3 @@ export const closedPort = async (): Promise<number> => {
   await new Promise((resolve) => server.close(resolve));
   return port;
 };
-
-/** Polls `check` until it returns true, every 50 ms, up to `timeoutMs`. */
-export const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};

@@ -24,14 +24,3 @@ export const call = async (baseUrl: string, caller: Caller, method: string, path
   }
   return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body: parsed };
 };
-
-/** Polls `check` until it returns a value other than undefined, every 100 ms, up to `timeoutMs`. */
-export const eventually = async <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};

@@ -15,7 +15,7 @@ import type {
 import { key, partition, sortKeyPrefix } from '../../../shared/db/keys';
 import { post, readOrder } from '../../area-b/support/checkout-api';
 import type { StripeStandIn } from '../../support/shop-runtime';
-import { eventually } from '../../local/eventually';
+import { eventually } from '../../support/eventually';
 import { sendEvent } from './stripe-events';
 
 /** The checkout path of each endpoint. */

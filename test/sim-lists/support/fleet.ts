@@ -3,7 +3,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { expect } from 'vitest';
-import { eventually } from '../../local/eventually';
+import { eventually } from '../../support/eventually';
 import { startStreamReader, type StreamReader } from '../../../local/stream-reader';
 import type { SimItem } from '../../../shared/db/items';
 import { dayOf, parsePosition, simStatusList, timeBucketOf } from '../../../shared/sim-lists/layout';
