@@ -11,9 +11,8 @@ import { logEntries, logLinesOf, metricLines } from '../support/log-lines';
 import { testDynamoClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { call } from '../area-a-webhooks/support/http';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../area-a-webhooks/support/receiver';
 import { getSms, postSms } from './support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
+import { type HttpsReceiver, type ReceivedRequest, selfSignedCertificate, startHttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
 /**
@@ -29,7 +28,7 @@ const masterSecret = 'test-master-secret';
 let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
-let subscribers: WebhookReceiver;
+let subscribers: HttpsReceiver;
 const db = DynamoDBDocumentClient.from(testDynamoClient());
 const acme = callerPool('acme');
 const globex = callerPool('globex');
@@ -40,7 +39,7 @@ const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 beforeAll(async () => {
   certificate = selfSignedCertificate();
   receiver = await startHttpsReceiver(certificate);
-  subscribers = await startWebhookReceiver(certificate);
+  subscribers = await startHttpsReceiver(certificate, { lifecycleEvents: true });
   runtime = await startTestRuntime({
     seed: smsSeed,
     env: {
@@ -128,7 +127,7 @@ describe('inbound SMS (two-way)', () => {
     expect([response.status, await response.json()]).toEqual([202, { topic: 'sms-inbound', sns_message_id: expect.any(String) }]);
     await runtime.topics.settled();
   };
-  const json = (webhook: ReceivedWebhook) => JSON.parse(webhook.body) as Record<string, unknown>;
+  const json = (webhook: ReceivedRequest) => JSON.parse(webhook.body) as Record<string, unknown>;
 
   it('stores a message from a SIM, readable as mo, and delivers a signed sms.received to its customer and ancestors only', async () => {
     const acmeSubscription = await subscribe(acme(), { url: `${subscribers.url}/ok/acme-mo`, events: ['sms.received'] });
@@ -169,7 +168,7 @@ describe('inbound SMS (two-way)', () => {
     // Another customer group's key does not see it.
     expect((await getSms(runtime.baseUrl, globex(), sims.north.iccid, messageId)).status).toBe(404);
 
-    const webhook = await eventually(() => present(subscribers.to('/ok/acme-mo')[0]));
+    const webhook = await eventually(() => present(subscribers.requestsTo('/ok/acme-mo')[0]));
     expect(json(webhook)).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
       type: 'sms.received',
@@ -191,9 +190,9 @@ describe('inbound SMS (two-way)', () => {
     await inbound({ originationNumber: `+${sims.north.msisdn}`, messageBody: 'STATUS OK battery 87%', inboundMessageId: networkId });
     expect((await getSms(runtime.baseUrl, acme(), sims.north.iccid, messageId)).body).toEqual(readBack.body);
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(subscribers.to('/ok/acme-mo')).toHaveLength(1);
-    expect(subscribers.to('/ok/acme-default')).toEqual([]);
-    expect(subscribers.to('/ok/globex-mo')).toEqual([]);
+    expect(subscribers.requestsTo('/ok/acme-mo')).toHaveLength(1);
+    expect(subscribers.requestsTo('/ok/acme-default')).toEqual([]);
+    expect(subscribers.requestsTo('/ok/globex-mo')).toEqual([]);
 
     // The developer console shows the message from the SIM, and the SMS it answers.
     const page = await (await fetch(runtime.consoleUrl)).text();

@@ -12,7 +12,7 @@ import { recordSmsEvents } from '../../shared/sms/event-consumers';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { getSms, postSms } from './support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
+import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
 /**

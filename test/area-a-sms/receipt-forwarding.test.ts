@@ -7,7 +7,7 @@ import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/sig
 import { testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { getSms, postReceipt, postSms } from './support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from './support/https-receiver';
+import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
 
 const masterSecret = 'test-master-secret';

@@ -14,9 +14,8 @@ import { sealSecret } from '../../shared/webhooks/secret-box';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { captureLogLines } from '../support/log-lines';
-import { selfSignedCertificate, type TestCertificate } from '../area-a-sms/support/https-receiver';
+import { type HttpsReceiver, type ReceivedRequest, selfSignedCertificate, startHttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { call } from './support/http';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/receiver';
 import { callerPool, sims, webhookSeed } from './support/seed';
 
 /**
@@ -28,7 +27,7 @@ import { callerPool, sims, webhookSeed } from './support/seed';
 
 let runtime: LocalRuntime;
 let certificate: TestCertificate;
-let receiver: WebhookReceiver;
+let receiver: HttpsReceiver;
 let db: DynamoDBDocumentClient;
 const acme = callerPool('acme');
 const north = callerPool('north');
@@ -37,7 +36,7 @@ let clock = Date.parse('2026-11-25T12:00:00Z');
 
 beforeAll(async () => {
   certificate = selfSignedCertificate();
-  receiver = await startWebhookReceiver(certificate);
+  receiver = await startHttpsReceiver(certificate, { lifecycleEvents: true });
   runtime = await startTestRuntime({
     seed: webhookSeed,
     env: {
@@ -59,9 +58,9 @@ afterAll(async () => {
 
 const table = () => ({ db, tableName: runtime.tableName });
 const change = (iccid: string, values: Parameters<typeof changeSim>[2]) => changeSim(table(), iccid, values, (clock += 60_000));
-const json = (webhook: ReceivedWebhook) => JSON.parse(webhook.body) as { id: string; type: string; timestamp: string; data: Record<string, unknown> };
-const header = (webhook: ReceivedWebhook, name: string) => String(webhook.headers[name]);
-const verifies = (secret: string, webhook: ReceivedWebhook) =>
+const json = (webhook: ReceivedRequest) => JSON.parse(webhook.body) as { id: string; type: string; timestamp: string; data: Record<string, unknown> };
+const header = (webhook: ReceivedRequest, name: string) => String(webhook.headers[name]);
+const verifies = (secret: string, webhook: ReceivedRequest) =>
   verifyWebhook(
     secret,
     { id: header(webhook, 'webhook-id'), timestamp: header(webhook, 'webhook-timestamp'), signature: header(webhook, 'webhook-signature') },
@@ -107,7 +106,7 @@ describe('lifecycle webhooks', () => {
   it('delivers a signed line.suspended, with the SIM as A2 shows it to the subscriber, that verifies with the subscription secret', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/ok/suspended`, events: ['line.suspended'] });
     const written = await change(sims.acme.iccid, { status: 'suspended' });
-    const webhook = await eventually(() => present(receiver.to('/ok/suspended')[0]));
+    const webhook = await eventually(() => present(receiver.requestsTo('/ok/suspended')[0]));
 
     const event = json(webhook);
     expect(event).toEqual({
@@ -148,8 +147,8 @@ describe('lifecycle webhooks', () => {
   it('retries a receiver that fails twice, then succeeds: three attempts with one webhook-id, recorded newest first', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/flaky/2/usage`, events: ['usage.updated'] });
     await change(sims.acme.iccid, { data_used_mb: '20.25' });
-    await eventually(() => expect(receiver.to('/flaky/2/usage').length >= 3).toBe(true));
-    const got = receiver.to('/flaky/2/usage');
+    await eventually(() => expect(receiver.requestsTo('/flaky/2/usage').length >= 3).toBe(true));
+    const got = receiver.requestsTo('/flaky/2/usage');
     expect(got).toHaveLength(3);
     expect(new Set(got.map((webhook) => header(webhook, 'webhook-id'))).size).toBe(1);
     expect(new Set(got.map((webhook) => webhook.body)).size).toBe(1);
@@ -186,14 +185,14 @@ describe('lifecycle webhooks', () => {
     await change(sims.acme.iccid, { status: 'suspended' });
     const ownChange = await change(sims.north.iccid, { status: 'suspended' });
     await change(sims.globex.iccid, { status: 'suspended' });
-    await eventually(() => expect(receiver.to('/ok/acme-parent').length >= 2 && receiver.to('/ok/north').length >= 1).toBe(true));
+    await eventually(() => expect(receiver.requestsTo('/ok/acme-parent').length >= 2 && receiver.requestsTo('/ok/north').length >= 1).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
-    expect(receiver.to('/ok/north').map((webhook) => json(webhook).data)).toEqual([
+    expect(receiver.requestsTo('/ok/north').map((webhook) => json(webhook).data)).toEqual([
       simObjectFor(sims.north, 'suspended', null, 'Acme North', ownChange.updated_at_ms),
     ]);
-    expect(verifies(child.secret, receiver.to('/ok/north')[0]!)).toBe(true);
-    const parentSaw = receiver.to('/ok/acme-parent').map((webhook) => json(webhook).data as { iccid: string; group: string | null });
+    expect(verifies(child.secret, receiver.requestsTo('/ok/north')[0]!)).toBe(true);
+    const parentSaw = receiver.requestsTo('/ok/acme-parent').map((webhook) => json(webhook).data as { iccid: string; group: string | null });
     expect(parentSaw.map((data) => [data.iccid, data.group]).sort()).toEqual([
       [sims.acme.iccid, null],
       [sims.north.iccid, 'Acme North'],
@@ -236,7 +235,7 @@ describe('lifecycle webhooks', () => {
     expect(await call(runtime.baseUrl, acme(), 'GET', `/developer/api/webhooks/${id}/`)).toMatchObject({ status: 200, body: view });
 
     await change(sims.acme.iccid, { status: 'suspended' });
-    const webhook = await eventually(() => present(receiver.to('/ok/rotation')[0]));
+    const webhook = await eventually(() => present(receiver.requestsTo('/ok/rotation')[0]));
     expect(header(webhook, 'webhook-signature').split(' ')).toHaveLength(2);
     expect([verifies(first, webhook), verifies(second, webhook)]).toEqual([true, true]);
     await change(sims.acme.iccid, { status: 'active' });
@@ -259,7 +258,7 @@ describe('lifecycle webhooks', () => {
     };
     const signedWith = async (nth: number) => {
       await change(sims.acme.iccid, { status: 'suspended' });
-      const webhook = await eventually(() => present(receiver.to('/ok/rotations')[nth]));
+      const webhook = await eventually(() => present(receiver.requestsTo('/ok/rotations')[nth]));
       await change(sims.acme.iccid, { status: 'active' });
       return [header(webhook, 'webhook-signature').split(' ').length, ...secrets.map((secret) => verifies(secret, webhook))];
     };
@@ -329,7 +328,7 @@ describe('lifecycle webhooks', () => {
       attempted_at: expect.any(String),
       next_attempt_at: expect.any(String),
     });
-    expect(receiver.to('/ok/private')).toEqual([]);
+    expect(receiver.requestsTo('/ok/private')).toEqual([]);
     // Deleted before its retries run out: the jobs still queued are dropped, none reaches the DLQ.
     await db.send(new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: runtime.tableName, Key: key.webhookSubscription('acme', id) }));
 
@@ -370,20 +369,20 @@ describe('lifecycle webhooks', () => {
   it('sends identity.rotated when a key is issued and revoked and identity.verified on its first successful use, never secret material', async () => {
     const subscription = await subscribe(acme(), { url: `${receiver.url}/ok/identity`, events: ['identity.rotated', 'identity.verified'] });
     const issued = await issueApiKey(table(), 'acme');
-    await eventually(() => present(receiver.to('/ok/identity')[0]));
+    await eventually(() => present(receiver.requestsTo('/ok/identity')[0]));
     const user = acme();
     expect((await call(runtime.baseUrl, { token: user.token, apiKey: issued.value }, 'GET', '/developer/api/webhooks/')).status).toBe(200);
     expect((await call(runtime.baseUrl, { token: acme().token, apiKey: issued.value }, 'GET', '/developer/api/webhooks/')).status).toBe(200);
     await revokeApiKey(table(), issued.prefix);
-    await eventually(() => expect(receiver.to('/ok/identity').length >= 3).toBe(true));
+    await eventually(() => expect(receiver.requestsTo('/ok/identity').length >= 3).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const got = receiver.to('/ok/identity').map((webhook) => [json(webhook).type, json(webhook).data]);
+    const got = receiver.requestsTo('/ok/identity').map((webhook) => [json(webhook).type, json(webhook).data]);
     expect(got).toEqual([
       ['identity.rotated', { kind: 'api_key', prefix: issued.prefix, user: null, action: 'issued' }],
       ['identity.verified', { kind: 'api_key', prefix: issued.prefix, user: null, action: 'verified' }],
       ['identity.rotated', { kind: 'api_key', prefix: issued.prefix, user: null, action: 'revoked' }],
     ]);
-    expect(receiver.to('/ok/identity').some((webhook) => webhook.body.includes(issued.value.split('_')[2]!))).toBe(false);
+    expect(receiver.requestsTo('/ok/identity').some((webhook) => webhook.body.includes(issued.value.split('_')[2]!))).toBe(false);
     await unsubscribe(acme(), subscription.id);
   });
 
@@ -393,7 +392,7 @@ describe('lifecycle webhooks', () => {
     try {
       await change(sims.globex.iccid, { status: 'suspended' });
       await change(sims.globex.iccid, { status: 'active' });
-      await eventually(() => expect(receiver.to('/down/globex').length >= 7).toBe(true), 40_000);
+      await eventually(() => expect(receiver.requestsTo('/down/globex').length >= 7).toBe(true), 40_000);
       await eventually(() => expect(capture.lines().some((line) => line.message === 'queue message failed')).toBe(true));
     } finally {
       capture.restore();
@@ -419,7 +418,7 @@ describe('lifecycle webhooks', () => {
       );
     await eventually(async () => expect((await depth()) === 1).toBe(true));
     sqs.destroy();
-    expect(receiver.to('/down/globex')).toHaveLength(7);
+    expect(receiver.requestsTo('/down/globex')).toHaveLength(7);
     const shown = await call(runtime.baseUrl, globex(), 'GET', `/developer/api/webhooks/${subscription.id}/`);
     expect(shown.body).toMatchObject({ id: subscription.id, status: 'failing' });
     const attempts = await deliveries(globex(), subscription.id);

@@ -4,7 +4,7 @@ import { startTestRuntime } from '../support/runtime';
 import { captureLogLines, logEntries, metricLines, type LogCapture, type LogLine } from '../support/log-lines';
 import { eventually } from '../support/eventually';
 import { postReceipt, postSms } from '../area-a-sms/support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../area-a-sms/support/https-receiver';
+import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { callerPool, sims, smsSeed } from '../area-a-sms/support/seed';
 import { emfProblems } from './emf-schema';
 
