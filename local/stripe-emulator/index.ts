@@ -15,11 +15,10 @@ import { invalidValue, StripeEmulatorError } from './errors';
 import { EventSender, type DeliveryPolicy } from './events';
 import { IdempotencyStore } from './idempotency';
 import { randomId } from './ids';
+import { stripeApiVersion } from '../../shared/adapters/stripe/api-version';
 import { IntentStore } from './intents';
 import { route, type Caller } from './routes';
 
-/** The Stripe API version the emulator speaks (stripe-node 23.1.0's default, which the service pins). */
-export const emulatorApiVersion = '2026-10-28.endive';
 
 /** The secret key `npm start` gives the service for the emulator (public by design: local only). */
 export const localSecretKey = 'sk_test_local_stripe_emulator_000000';
@@ -103,7 +102,7 @@ export const createStripeEmulator = (options: StripeEmulatorOptions = {}): Strip
   const events = new EventSender({
     endpoint: options.webhookUrl ?? (() => undefined),
     secret: options.webhookSecret ?? (() => undefined),
-    apiVersion: emulatorApiVersion,
+    apiVersion: stripeApiVersion,
     policy: options.delivery,
     log: (level, message, fields) => log(formatLine(level, message, { component: 'stripe-emulator', ...fields })),
   });
@@ -136,7 +135,7 @@ export const createStripeEmulator = (options: StripeEmulatorOptions = {}): Strip
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'Request-Id': requestId,
-      'Stripe-Version': (request.headers['stripe-version'] as string | undefined) ?? emulatorApiVersion,
+      'Stripe-Version': (request.headers['stripe-version'] as string | undefined) ?? stripeApiVersion,
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': 'Request-Id, Stripe-Manage-Version, Stripe-Should-Retry, X-Stripe-External-Auth-Required, X-Stripe-Privileged-Session-Required',
       ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),

@@ -3,6 +3,7 @@
  * request that is plausible enough to reach the route's handler with good credentials, with
  * odd methods, path segments, queries, headers and bodies mixed in.
  */
+import { stripeApiVersion } from '../../shared/adapters/stripe/api-version';
 import type { FuzzContext } from './context';
 import type { FuzzRequest } from './fuzz-request';
 import { contentType, developerAuth, extraHeaders, headerSafe, storefrontAuth, type HeaderLines } from './headers';
@@ -220,7 +221,7 @@ const stripeWebhook = (input: RouteInput): RouteRequest => {
   const plausible = {
     id: `evt_fuzz${rng.int(0, 1e9)}`,
     object: 'event',
-    api_version: '2025-10-29.clover',
+    api_version: stripeApiVersion,
     created: 1_795_314_900 + rng.int(0, 1e6),
     type,
     livemode: false,

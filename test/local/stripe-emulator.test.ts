@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import { stripeApiVersion } from '../../shared/adapters/stripe/api-version';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../local/gateway';
 import {
-  createStripeEmulator, emulatorApiVersion, localPublishableKey, serveStripeEmulator, type ServedStripeEmulator, type StripeEmulator,
+  createStripeEmulator, localPublishableKey, serveStripeEmulator, type ServedStripeEmulator, type StripeEmulator,
 } from '../../local/stripe-emulator';
 import { stripeSignature } from '../../local/stripe-emulator/events';
 
@@ -143,10 +144,10 @@ describe('Stripe emulator through stripe-node', () => {
     const intent = await serviceCreate('o-create');
     expect(plain(intent)).toEqual(intentShape('o-create'));
     expect(intent.client_secret!.startsWith(`${intent.id}_secret_`)).toBe(true);
-    expect(intent.lastResponse).toMatchObject({ statusCode: 200, apiVersion: emulatorApiVersion, idempotencyKey: 'checkout-o-create' });
+    expect(intent.lastResponse).toMatchObject({ statusCode: 200, apiVersion: stripeApiVersion, idempotencyKey: 'checkout-o-create' });
     const events = await eventsFor(intent.id);
     expect(events.map(({ type, object, livemode, api_version }) => ({ type, object, livemode, api_version }))).toEqual([
-      { type: 'payment_intent.created', object: 'event', livemode: false, api_version: emulatorApiVersion },
+      { type: 'payment_intent.created', object: 'event', livemode: false, api_version: stripeApiVersion },
     ]);
     expect(events[0]!.data.object).toEqual(plain(intent));
   });

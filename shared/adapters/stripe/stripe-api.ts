@@ -2,12 +2,9 @@ import https from 'node:https';
 import { outboundPost, type OutboundResponse } from '../https/outbound-post';
 import { stripeForm, type StripeFormValue } from './form-encoding';
 
-/**
- * The Stripe API version every request pins (`Stripe-Version`): the one stripe-node 23.1.0
- * sent by default when the service still used the SDK, so objects and errors keep the shape
- * the service was built against. Change it only together with a read of Stripe's changelog.
- */
-export const stripeApiVersion = '2026-10-28.endive';
+import { stripeApiVersion } from './api-version';
+
+export { stripeApiVersion };
 
 /** How requests to Stripe are limited and retried. */
 export interface StripeRequestPolicy {

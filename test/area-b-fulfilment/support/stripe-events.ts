@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { stripeApiVersion } from '../../../shared/adapters/stripe/api-version';
 import Stripe from 'stripe';
 
 /** The webhook secret the fulfilment tests configure. */
@@ -32,7 +33,7 @@ export const stripeEvent = (type: PaymentEventType, facts: IntentFacts): string 
   JSON.stringify({
     id: facts.eventId ?? stripeId('evt'),
     object: 'event',
-    api_version: '2025-10-29.clover',
+    api_version: stripeApiVersion,
     created: Math.floor(Date.now() / 1000),
     type,
     livemode: false,
