@@ -1,43 +1,25 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
+import { exchange, testResponse, type TestResponse } from '../../support/request';
 import type { Caller } from './seed';
 
-/** A response reduced to what the tests assert. */
-export interface TestResponse {
-  status: number;
-  contentType: string | null;
-  headers: Headers;
-  body: unknown;
-}
+export type { TestResponse };
 
-const reduce = async (response: Response): Promise<TestResponse> => {
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: kept as text
-  }
-  return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body };
-};
+const bothFactors = (caller: Caller) => ({ Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey });
 
 /** POST /developer/api/sims/<iccid>/sms/ with a JSON body (or raw text). */
 export const postSms = async (baseUrl: string, caller: Caller, iccid: string, body: unknown): Promise<TestResponse> =>
-  reduce(
-    await fetch(`${baseUrl}/developer/api/sims/${iccid}/sms/`, {
+  testResponse(
+    await exchange(baseUrl, `/developer/api/sims/${iccid}/sms/`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey, 'Content-Type': 'application/json' },
+      headers: { ...bothFactors(caller), 'Content-Type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );
 
 /** GET /developer/api/sims/<iccid>/sms/<message_id>/. */
 export const getSms = async (baseUrl: string, caller: Caller, iccid: string, messageId: string): Promise<TestResponse> =>
-  reduce(
-    await fetch(`${baseUrl}/developer/api/sims/${iccid}/sms/${encodeURIComponent(messageId)}/`, {
-      headers: { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey },
-    }),
-  );
+  testResponse(await exchange(baseUrl, `/developer/api/sims/${iccid}/sms/${encodeURIComponent(messageId)}/`, { headers: bothFactors(caller) }));
 
 /** POST /sms-provider/receipts as the provider does, signed with `secret` unless a signature is given. */
 export const postReceipt = async (
@@ -50,7 +32,7 @@ export const postReceipt = async (
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const value = signature === undefined ? `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` : signature;
   if (value !== null) headers['X-Provider-Signature'] = value;
-  return reduce(await fetch(`${baseUrl}/sms-provider/receipts`, { method: 'POST', headers, body }));
+  return testResponse(await exchange(baseUrl, '/sms-provider/receipts', { method: 'POST', headers, body }));
 };
 
 /** A TCP port on 127.0.0.1 that nothing listens on (a server was bound there and closed). */

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OrderItem, StockUnitItem } from '../../../shared/db/items';
 import { key, partition } from '../../../shared/db/keys';
+import { exchange, parsedBody, testResponse } from '../../support/request';
 import { testDynamoClient } from '../../support/resources';
 
 /** The service token the Area B tests configure. */
@@ -29,19 +30,9 @@ export const post = async (
     if (value === undefined) delete merged[name];
     else merged[name] = value;
   }
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: merged,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, text, body: parsed };
+  const answer = await exchange(baseUrl, path, { method: 'POST', headers: merged, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const { status, contentType, headers: answerHeaders } = testResponse(answer);
+  return { status, contentType, headers: answerHeaders, text: answer.rawBody, body: parsedBody(answer.rawBody, undefined) };
 };
 
 /** The whole error answer every Area B error must be. */
