@@ -35,7 +35,7 @@ import {
 } from '../../shared/webhooks/schemas';
 import { bodyCode, errorCodes, type ErrorCode, type ErrorCodeName } from './error-codes';
 import { allowHeader, commonResponseHeaders, rateLimitHeaders, retryAfterHeader, type HeaderObject } from './headers';
-import { componentRef, componentSchemas, jsonSchemaOf } from './json-schema';
+import { componentRef, componentSchemas, jsonSchemaOf, queryParameterSchemaOf } from './json-schema';
 import { operations, tags, type OperationSpec, type ParameterSpec } from './operations';
 import { deliveryReceiptWebhook, lifecycleEventWebhooks } from './webhooks';
 
@@ -171,7 +171,8 @@ const errorResponse = (audience: Audience, status: number, names: ErrorCodeName[
 };
 
 const parameterOf = (spec: ParameterSpec) => {
-  const schema = '~standard' in spec.schema ? jsonSchemaOf(spec.schema as v.GenericSchema) : spec.schema;
+  const convert = spec.in === 'query' ? queryParameterSchemaOf : jsonSchemaOf;
+  const schema = '~standard' in spec.schema ? convert(spec.schema as v.GenericSchema) : spec.schema;
   const { description: schemaDescription, ...rest } = schema as { description?: string };
   return {
     name: spec.name,
