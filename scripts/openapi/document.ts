@@ -9,9 +9,9 @@ import {
   providerReceiptSchema,
   receiptAnswerSchema,
   smsMessageStateSchema,
-  smsRequestSchema,
   smsSubmissionSchema,
 } from '../../shared/sms/sms-schema';
+import { smsBodySchema } from '../../shared/sms/submission';
 import { routes, type RouteDefinition } from '../../shared/topology/routes';
 import {
   IdentityRotatedData,
@@ -54,7 +54,7 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   Sim: simObjectSchema,
   DataBundle: dataBundleSchema,
   SimList: simListSchema,
-  SmsRequest: smsRequestSchema,
+  SmsRequest: smsBodySchema,
   SmsSubmission: smsSubmissionSchema,
   SmsMessageState: smsMessageStateSchema,
   DeliveryReceipt: deliveryReceiptSchema,
