@@ -9,9 +9,9 @@ import {
   providerReceiptSchema,
   receiptAnswerSchema,
   smsMessageStateSchema,
-  smsRequestSchema,
   smsSubmissionSchema,
 } from '../../shared/sms/sms-schema';
+import { smsBodySchema } from '../../shared/sms/submission';
 import { routes, type RouteDefinition } from '../../shared/topology/routes';
 import {
   IdentityRotatedData,
@@ -35,7 +35,7 @@ import {
 } from '../../shared/webhooks/schemas';
 import { bodyCode, errorCodes, type ErrorCode, type ErrorCodeName } from './error-codes';
 import { allowHeader, commonResponseHeaders, rateLimitHeaders, retryAfterHeader, type HeaderObject } from './headers';
-import { componentRef, componentSchemas, jsonSchemaOf } from './json-schema';
+import { componentRef, componentSchemas, jsonSchemaOf, queryParameterSchemaOf } from './json-schema';
 import { operations, tags, type OperationSpec, type ParameterSpec } from './operations';
 import { deliveryReceiptWebhook, lifecycleEventWebhooks } from './webhooks';
 
@@ -54,7 +54,7 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   Sim: simObjectSchema,
   DataBundle: dataBundleSchema,
   SimList: simListSchema,
-  SmsRequest: smsRequestSchema,
+  SmsRequest: smsBodySchema,
   SmsSubmission: smsSubmissionSchema,
   SmsMessageState: smsMessageStateSchema,
   DeliveryReceipt: deliveryReceiptSchema,
@@ -171,7 +171,8 @@ const errorResponse = (audience: Audience, status: number, names: ErrorCodeName[
 };
 
 const parameterOf = (spec: ParameterSpec) => {
-  const schema = '~standard' in spec.schema ? jsonSchemaOf(spec.schema as v.GenericSchema) : spec.schema;
+  const convert = spec.in === 'query' ? queryParameterSchemaOf : jsonSchemaOf;
+  const schema = '~standard' in spec.schema ? convert(spec.schema as v.GenericSchema) : spec.schema;
   const { description: schemaDescription, ...rest } = schema as { description?: string };
   return {
     name: spec.name,

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { idempotencyKeyPattern } from '../../shared/checkout/validate';
-import { iccidParameterSchema, listSimsQuerySchema, simIdParameterSchema } from '../../shared/sims/sim-schema';
+import { listSimsQuerySchema } from '../../shared/sims/list-query';
+import { iccidParameterSchema, simIdParameterSchema } from '../../shared/sims/sim-schema';
 import { checkoutExamples } from '../../local/checkout-examples';
 import { messageIdParameterSchema } from '../../shared/sms/sms-schema';
 import { WebhookIdParameter } from '../../shared/webhooks/schemas';
@@ -150,7 +151,8 @@ export const operations: Record<string, OperationSpec> = {
     summary: 'List SIMs',
     description:
       "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. With updated_after the pages follow the order of update instead (page 1 holds the SIMs updated first after the instant, the last page those updated last; changes applied within a moment of each other by different writers may come in either order), and the SIMs of a page are listed by id: a client that pages through from page 1 sees every SIM updated since once, as a sync wants. Either order is stable while the table is unchanged. count and total_pages reflect every change made at least about a second before the request. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval).",
-    query: listSimsQuerySchema,
+    // The time only moves updated_after's 31-day bound, which the document states in words.
+    query: listSimsQuerySchema(0),
     success: {
       status: 200,
       description: 'A page of SIMs.',

@@ -1,5 +1,6 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ApiError } from '../http/api-error';
+import { issuePath, validateWith, type Answers } from '../validation/validate';
 
 /** The 400 codes that request validation answers with, in the order in which they win. */
 export const validationCodes = [
@@ -43,9 +44,6 @@ export const formatPath = (path: readonly (string | number)[]): string =>
     '',
   );
 
-const issuePath = (issue: v.BaseIssue<unknown>): (string | number)[] =>
-  (issue.path ?? []).map((item) => item.key as string | number);
-
 /** The detail of one issue: the field's path, then "is required" or the schema's phrase. */
 const issueDetail = (issue: v.BaseIssue<unknown>): string => {
   const path = formatPath(issuePath(issue));
@@ -54,23 +52,24 @@ const issueDetail = (issue: v.BaseIssue<unknown>): string => {
   return `${path} ${missing ? 'is required' : issue.message}.`;
 };
 
+/** Area B's answers: the code from the field's path (codeForPath), ranked as `validationCodes`; the detail names the field. */
+const checkoutAnswers: Answers = {
+  refusal: (issue) => ({ code: codeForPath(issuePath(issue)), detail: issueDetail(issue) }),
+  precedence: validationCodes,
+};
+
 /**
- * Validates a request body against an endpoint's schema. On failure, every issue is
- * collected and the one that wins is answered: the code earliest in `validationCodes`, and
- * within a code the first field in the schema's order. The detail names that field.
+ * Validates a request body against an endpoint's schema (shared/validation/validate.ts). On
+ * failure, every issue is collected and the one that wins is answered: the code earliest in
+ * `validationCodes`, and within a code the first field in the schema's order. The detail
+ * names that field.
  */
 export const validateBody = <TSchema extends v.GenericSchema>(schema: TSchema, body: unknown): v.InferOutput<TSchema> => {
   // valibot's object() takes an array for an object; the body must be a JSON object.
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'invalid_request', 'The request body must be a JSON object.');
   }
-  const result = v.safeParse(schema, body, { abortEarly: false });
-  if (result.success) return result.output;
-  const ranked = result.issues
-    .map((issue, index) => ({ issue, index, code: codeForPath(issuePath(issue)) }))
-    .sort((a, b) => validationCodes.indexOf(a.code) - validationCodes.indexOf(b.code) || a.index - b.index);
-  const winner = ranked[0]!;
-  throw new ApiError(400, winner.code, issueDetail(winner.issue));
+  return validateWith(schema, body, checkoutAnswers);
 };
 
 /** Visible ASCII, 1 to 255 characters: what an Idempotency-Key header may hold. */

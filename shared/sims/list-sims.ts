@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error';
 import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { readListDirectory, readListIds, type ListDirectory, type ListRequest } from '../sim-lists/read-list';
 import type { SimDeps, SimScope } from './deps';
-import { parseListSimsQuery, type ListSimsFilters } from './list-query';
+import { validateListSimsQuery, type ListSimsFilters } from './list-query';
 import { scopedSimIds, type ScopeFilter } from './scope-scan';
 import { simObject } from './sim-object';
 import type { SimList } from './sim-schema';
@@ -78,7 +78,7 @@ export const planListSims = async (
   query: Record<string, string | undefined> | null | undefined,
   named: Promise<CustomersNamed>,
 ): Promise<ListSimsPlan> => {
-  const filters = parseListSimsQuery(query, deps.now());
+  const filters = validateListSimsQuery(query, deps.now());
   const ownerId = filters.customer === undefined ? undefined : scopedCustomer(await named, scope);
   const customerId = ownerId ?? scope.customerId;
   const request: ListRequest = {

@@ -1,14 +1,15 @@
 import * as v from 'valibot';
-import { defaultPageSize, maxPageSize, simStatuses } from './list-query';
+import { simStatuses } from '../vocabulary/fields';
+import { maxPageSize } from './list-query';
 
 /**
  * The SIM object, its data bundle and A1's list envelope as valibot schemas (SPEC.md
  * "Resources and their fields", docs/area-a.md): the one source of the SimObject and SimList
  * types the handlers return (./sim-object.ts, ./list-sims.ts import them as types only, so the
  * bundles do not carry this module) and of their JSON Schema in docs/openapi.json, which the
- * HTTP tests check every answer against. Also A1's query parameters and A2's path parameter,
- * as docs: parseListSimsQuery (./list-query.ts) and simIdFromPath (./get-sim.ts) enforce them,
- * with the limits imported from there.
+ * HTTP tests check every answer against. Also A2's path parameter, as docs: simIdFromPath
+ * (./get-sim.ts) enforces it. A1's query parameters are a schema of their own, the one the list
+ * validates with (./list-query.ts).
  */
 
 const megabytes = (description: string) =>
@@ -74,39 +75,6 @@ export const simListSchema = v.pipe(
   }),
   v.description('A page of SIMs.'),
 );
-
-/** A1's query parameters (documentation of what parseListSimsQuery enforces). */
-export const listSimsQuerySchema = v.object({
-  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Page number, 1 or more (else 400 invalid_page).')), 1),
-  page_size: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(1),
-      v.maxValue(maxPageSize),
-      v.description(`Page size, 1 to ${maxPageSize}; refused, not clamped (400 invalid_page_size).`),
-    ),
-    defaultPageSize,
-  ),
-  status: v.optional(v.pipe(v.picklist(simStatuses), v.description('Only SIMs with this status (else 400 invalid_status_filter).'))),
-  customer: v.optional(
-    v.pipe(
-      v.string(),
-      v.description(
-        "Exact account name of the key's customer or of a sub-customer: only SIMs that customer owns directly (else 404 customer_not_found).",
-      ),
-    ),
-  ),
-  updated_after: v.optional(
-    v.pipe(
-      v.string(),
-      v.isoTimestamp(),
-      v.description(
-        'Only SIMs updated strictly after this ISO-8601 date-time (Z or an offset; no offset is read as UTC). At most 31 days back (400 updated_after_range_exceeded); malformed: 400 invalid_updated_after.',
-      ),
-    ),
-  ),
-});
 
 /** A2's path parameter: the internal SIM id, 1 to 15 digits (anything else is 404 not_found). */
 export const simIdParameterSchema = v.pipe(

@@ -1,60 +1,17 @@
 import * as v from 'valibot';
-import { maxCallbackUrlLength } from '../callbacks/callback-url';
 import { maxMessageIdCharacters } from './message-id';
-import { maxMessageCharacters } from './submission';
 
 /**
  * Area A's SMS bodies as valibot schemas (SPEC.md A3, A4; docs/sms.md): the one source of the
  * types the handlers return (imported as types only, so the bundles do not carry this module)
  * and of their JSON Schema in docs/openapi.json, which the HTTP tests check every answer
- * against. The request body is documentation of what validateSubmission (./submission.ts)
- * enforces, with its limits imported from there; lengths are Unicode code points, as JSON
- * Schema counts them and as the service does.
+ * against. A3's request body is a schema of its own, the one the route validates with
+ * (./submission.ts).
  */
 
 const messageStatuses = ['sent', 'delivered', 'expired', 'failed'] as const;
 
 const isoWithOffset = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
-
-/** A3's request body. */
-export const smsRequestSchema = v.pipe(
-  v.object({
-    message: v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(maxMessageCharacters),
-      v.description(
-        `The text, 1 to ${maxMessageCharacters} characters (Unicode code points). No lone surrogate, U+FFFE, U+FFFF or control character other than tab, line feed and carriage return (400 invalid_message).`,
-      ),
-    ),
-    message_id: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(),
-          v.minLength(1),
-          v.maxLength(maxMessageIdCharacters),
-          v.description(
-            `Caller's correlation id, globally unique, 1 to ${maxMessageIdCharacters} characters without control characters, U+FFFE or U+FFFF (400 invalid_message_id). Generated (a UUID) when omitted or null.`,
-          ),
-        ),
-      ),
-    ),
-    callback_url: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(),
-          v.url(),
-          v.startsWith('https://'),
-          v.maxLength(maxCallbackUrlLength),
-          v.description(
-            'HTTPS URL on a publicly reachable host (no user name or password) that receives the delivery receipt (see the webhook deliveryReceipt). Else 400 invalid_callback_url.',
-          ),
-        ),
-      ),
-    ),
-  }),
-  v.description('An SMS to send. Unknown fields are ignored; null counts as absent for message_id and callback_url.'),
-);
 
 /** The message_id path parameter of the read-back: 1 to 48 characters (anything else is 404 not_found). */
 export const messageIdParameterSchema = v.pipe(
