@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import type { FulfilmentEffectItem } from '../../shared/db/items';
 import { documents, resetStock } from '../area-b/support/checkout-api';
 import { eventually } from '../support/eventually';
-import type { StripeStandIn } from '../support/shop-runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { placeOrder, readEffects, waitForStatus } from './support/shop';
 import { sendEvent } from './support/stripe-events';
 
@@ -19,19 +17,9 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed, { SMS_PROVIDER: 'aws', SMS_SIMULATOR_DELAY_MS: '100' }));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { env: { SMS_PROVIDER: 'aws', SMS_SIMULATOR_DELAY_MS: '100' }, db });
 
 describe('the activation SMS through AWS End User Messaging', () => {
   it('is one SendTextMessage with the order and effect in Context, and its delivery events land on the effect', async () => {

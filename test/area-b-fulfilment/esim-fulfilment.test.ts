@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { documents, errorAnswer, errorParts, post, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../support/eventually';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { payAndWait, placeOrder, readAccount, readDevice, readTopups, readUnit, smsMessages, waitForStatus } from './support/shop';
 import { sendEvent } from './support/stripe-events';
@@ -19,20 +17,10 @@ const seed = {
   devices: [{ iccid: '8944500000000008001', owner: 'sam@travel.example', assigned_to: null }],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 const okAnswer = { status: 200, contentType: 'application/json', body: { received: true } };
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
 const outbox = () => runtime.env.EMAIL_OUTBOX_DIR!;
 

@@ -1,8 +1,7 @@
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { captureLogLines, logEntries, metricLines } from '../support/log-lines';
-import type { LocalRuntime } from '../../local/runtime';
 import { key } from '../../shared/db/keys';
 import { EmailNotSentError, type Mailer } from '../../shared/adapters/email/mailer';
 import { functionConfigs } from '../../shared/config/function-config';
@@ -13,10 +12,9 @@ import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { processPaymentMessage } from '../../shared/fulfilment/process';
 import { SmsProviderFailure } from '../../shared/adapters/sms-provider/provider';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../support/eventually';
 import { testSqsClient } from '../support/resources';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';
 import { placeOrder, readAccount, readDevice, readEffects, readTask, smsMessages, type PlacedOrder } from './support/shop';
 
@@ -29,21 +27,18 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-  await resetStock(db, runtime.tableName, 'esim', Array.from({ length: 12 }, (_, index) => `89445000000000061${String(index).padStart(2, '0')}`));
-  await resetStock(db, runtime.tableName, 'physical', Array.from({ length: 8 }, (_, index) => `89445000000000062${String(index).padStart(2, '0')}`));
+const { runtime, stripe } = useShopRuntime(seed, {
+  db,
+  prepare: async ({ runtime }) => {
+    await resetStock(db, runtime.tableName, 'esim', Array.from({ length: 12 }, (_, index) => `89445000000000061${String(index).padStart(2, '0')}`));
+    await resetStock(db, runtime.tableName, 'physical', Array.from({ length: 8 }, (_, index) => `89445000000000062${String(index).padStart(2, '0')}`));
+  },
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
+afterAll(() => {
   sqs.destroy();
 });
 

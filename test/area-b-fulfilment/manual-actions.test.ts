@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../local/admin-cli';
 import type { Mailer } from '../../shared/adapters/email/mailer';
 import { functionConfigs } from '../../shared/config/function-config';
@@ -8,8 +7,7 @@ import { fulfilmentDeps, type FulfilmentDeps } from '../../shared/fulfilment/dep
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { processPaymentMessage } from '../../shared/fulfilment/process';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { logLinesOf, metricLines } from '../support/log-lines';
 import { placeOrder, readEffects, waitForStatus, type PlacedOrder } from './support/shop';
@@ -19,19 +17,13 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-  await resetStock(db, runtime.tableName, 'esim', Array.from({ length: 6 }, (_, index) => `89445000000000071${String(index).padStart(2, '0')}`));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
+const { runtime, stripe } = useShopRuntime(seed, {
+  db,
+  prepare: async ({ runtime }) => {
+    await resetStock(db, runtime.tableName, 'esim', Array.from({ length: 6 }, (_, index) => `89445000000000071${String(index).padStart(2, '0')}`));
+  },
 });
 
 const depsWith = (overrides: Partial<FulfilmentDeps> = {}): FulfilmentDeps => ({

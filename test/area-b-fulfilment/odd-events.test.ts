@@ -1,10 +1,8 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { logEntries, logLinesOf } from '../support/log-lines';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { afterAll, describe, expect, it } from 'vitest';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { placeOrder, readEffects, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
 import { postToWebhook, signature, stripeEvent, type PaymentEventType } from './support/stripe-events';
@@ -21,20 +19,13 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
+afterAll(() => {
   sqs.destroy();
 });
 

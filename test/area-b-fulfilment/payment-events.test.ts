@@ -3,17 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { releaseDeadWorkersLeases } from '../../local/redrive';
-import type { LocalRuntime } from '../../local/runtime';
 import { createQueues, startSqsLocal } from '../../local/sqs-local';
 import { key } from '../../shared/db/keys';
 import type { FulfilmentMessage } from '../../shared/fulfilment/message';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 import { eventually } from '../support/eventually';
 import { testDynamoClient, testSqsClient } from '../support/resources';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { readOutbox } from './support/outbox';
 import { placeOrder, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
 import { sendEvent, stripeId } from './support/stripe-events';
@@ -27,21 +25,14 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const dynamo = testDynamoClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
+afterAll(() => {
   sqs.destroy();
   dynamo.destroy();
 });

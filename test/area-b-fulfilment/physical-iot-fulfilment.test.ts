@@ -1,11 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { gsi1Partition } from '../../shared/db/keys';
 import { documents, readOrder, resetStock } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { readOperationsOutbox, readOutbox } from './support/outbox';
 import { pdfStrings } from './support/pdf-text';
 import { payAndWait, placeOrder, readAccount, readDevice, readTask, readUnit, smsMessages } from './support/shop';
@@ -18,19 +16,9 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed, { EMAIL_FROM: 'SIM Shop <orders@shop.example>' }));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { env: { EMAIL_FROM: 'SIM Shop <orders@shop.example>' }, db });
 
 const outbox = () => runtime.env.EMAIL_OUTBOX_DIR!;
 const shipping = { name: 'Bea Buyer', line1: '10 High Street', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB', phone: '+447700900901' };

@@ -1,10 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { afterAll, describe, expect, it } from 'vitest';
 import { key } from '../../shared/db/keys';
 import { documents, readOrder, readStock, resetStock, serviceToken } from '../area-b/support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { useShopRuntime } from '../support/shop-runtime';
 import { testSqsClient } from '../support/resources';
 import { readOutbox } from './support/outbox';
 import { placeOrder, readAccount, readDevice, readEffects, readUnit, smsMessages, waitForQueueIdle, waitForStatus, type PlacedOrder } from './support/shop';
@@ -15,8 +13,6 @@ const seed = {
   stock: [],
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 const sqs = testSqsClient();
 const received = { status: 200, contentType: 'application/json', body: { received: true } };
@@ -26,14 +22,9 @@ const invalidSignature = {
   body: { detail: 'The Stripe-Signature header is missing or does not match the body.', code: 'invalid_signature' },
 };
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
+afterAll(() => {
   sqs.destroy();
 });
 

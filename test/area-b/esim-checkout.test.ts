@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useShopRuntime } from '../support/shop-runtime';
 import {
   documents,
   errorAnswer,
@@ -14,7 +13,6 @@ import {
   stripeTestKey,
   uuidPattern,
 } from './support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 import { logLinesOf, metricLines } from '../support/log-lines';
 
 const path = '/api/v1/checkout';
@@ -58,19 +56,9 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
 beforeEach(() => stripe.setMode('ok'));
 

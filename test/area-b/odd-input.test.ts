@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { describe, expect, it } from 'vitest';
+import { useShopRuntime } from '../support/shop-runtime';
 import { documents, errorAnswer, errorParts, post, readOrder, uuidPattern, type HttpAnswer } from './support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 
 /**
  * Issue #10, "no input reaches a 5xx", for the checkouts: a deeply nested ignored field with
@@ -20,19 +18,9 @@ const seed = {
   stock: Array.from({ length: 20 }, (_, index) => ({ iccid: `89445000000000097${String(index + 1).padStart(2, '0')}`, kind: 'esim' })),
 };
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
 /** A B1 body as JSON text, with `extra` (JSON text of more members, starting with a comma) spliced in. */
 const esimJson = (email: string, extra = '') =>

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startShopRuntime } from '../support/shop-runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useShopRuntime } from '../support/shop-runtime';
 import {
   documents,
   errorAnswer,
@@ -12,7 +11,6 @@ import {
   resetStock,
   uuidPattern,
 } from './support/checkout-api';
-import type { StripeStandIn } from '../support/shop-runtime';
 
 const path = '/api/v1/physical-checkout';
 
@@ -45,19 +43,9 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-let runtime: LocalRuntime;
-let stripe: StripeStandIn;
 const db = documents();
 
-beforeAll(async () => {
-  ({ runtime, stripe } = await startShopRuntime(seed));
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await stripe?.stop();
-  db.destroy();
-});
+const { runtime, stripe } = useShopRuntime(seed, { db });
 
 beforeEach(async () => {
   stripe.setMode('ok');

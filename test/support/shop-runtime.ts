@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator';
 import { serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
@@ -57,4 +58,47 @@ export const startShopRuntime = async (seed: unknown, env: Record<string, string
     await stripe.stop();
     throw error;
   }
+};
+
+/**
+ * A stand-in for a value made in beforeAll, usable at a suite's top level before it exists: every
+ * property read (methods bound) goes to the value `bind` gave it; before that, a read throws.
+ */
+export const lateBound = <T extends object>(what: string): { value: T; bind(target: T | undefined): void } => {
+  let target: T | undefined;
+  const value = new Proxy({} as T, {
+    get: (_, property) => {
+      if (!target) throw new Error(`${what} is not started (it starts in beforeAll)`);
+      const found = Reflect.get(target, property, target) as unknown;
+      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
+    },
+  });
+  return { value, bind: (given) => (target = given) };
+};
+
+/**
+ * The Area B suites' fixture: starts the shop runtime with `seed` and `env` in beforeAll
+ * (startShopRuntime), runs `prepare` with it, and stops it, its Stripe stand-in and `db` in
+ * afterAll. `runtime` and `stripe` can be named at the top level of the file: they are bound
+ * when the runtime has started.
+ */
+export const useShopRuntime = (
+  seed: unknown,
+  options: { env?: Record<string, string>; db?: { destroy(): void }; prepare?: (shop: ShopRuntime) => Promise<void> } = {},
+): ShopRuntime => {
+  const runtime = lateBound<LocalRuntime>('the shop runtime');
+  const stripe = lateBound<StripeStandIn>('the Stripe stand-in');
+  let started: ShopRuntime | undefined;
+  beforeAll(async () => {
+    started = await startShopRuntime(seed, options.env);
+    runtime.bind(started.runtime);
+    stripe.bind(started.stripe);
+    await options.prepare?.(started);
+  });
+  afterAll(async () => {
+    await started?.runtime.stop();
+    await started?.stripe.stop();
+    options.db?.destroy();
+  });
+  return { runtime: runtime.value, stripe: stripe.value };
 };
