@@ -8,7 +8,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The HTTP suites of both areas: the test files under test/area-* that start the local
- * runtime (they call startTestRuntime, or startShopRuntime which wraps it) and so reach the
+ * runtime (they call startTestRuntime, or startShopRuntime / useShopRuntime which wrap it) and so reach the
  * functions over HTTP and SQS. The
  * bundled project runs them a second time against the esbuild bundles the stack deploys.
  */
@@ -19,7 +19,7 @@ const httpSuites = readdirSync(join(root, 'test'))
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => `test/${folder}/${file}`),
   )
-  .filter((file) => /\bstart(Test|Shop)Runtime\(/.test(readFileSync(join(root, file), 'utf8')))
+  .filter((file) => /\b(start(Test|Shop)Runtime|useShopRuntime)\(/.test(readFileSync(join(root, file), 'utf8')))
   .sort();
 
 /**
