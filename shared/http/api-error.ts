@@ -7,9 +7,15 @@ import { boundedDetail } from './detail-text';
  * `extra` adds fields to the body (for example `retry_after_seconds` on a 429) and `headers`
  * adds response headers (for example `Retry-After`). A detail longer than 512 characters is
  * cut (./detail-text.ts): a detail that quotes input quotes it with `quoteInput`.
+ *
+ * `statusCode` and `expose` are the http-errors fields that @middy/http-error-handler reads
+ * (./envelope.ts): every ApiError is an answer the service means, so each is exposed, a 502
+ * `stripe_error` as much as a 404; anything else is answered as a generic 500.
  */
 export class ApiError extends Error {
   readonly detail: string;
+  readonly statusCode: number;
+  readonly expose = true;
 
   constructor(
     readonly status: number,
@@ -20,6 +26,7 @@ export class ApiError extends Error {
   ) {
     super(boundedDetail(detail));
     this.detail = this.message;
+    this.statusCode = status;
     this.name = 'ApiError';
   }
 }

@@ -1,4 +1,5 @@
 import type middy from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, isApiError } from './api-error';
 import { logger } from '../observability/logger';
@@ -25,20 +26,25 @@ export const addResponseHeaders = (request: HttpRequest, headers: Record<string,
 const collectedHeaders = (request: HttpRequest): Record<string, string> =>
   ((request.internal as Record<string, unknown>)[extraHeadersKey] as Record<string, string>) ?? {};
 
-/** Maps any thrown value to the ApiError it is answered with, logging unexpected ones. */
-export const toApiError = (error: unknown, requestId: string | undefined): ApiError => {
-  if (isApiError(error)) return error;
-  logger.error('unhandled error', { ...(requestId ? { function_request_id: requestId } : {}), error: error instanceof Error ? error : String(error) });
-  return new ApiError(500, 'internal_error', 'An internal error occurred.');
+/**
+ * Logs an error the service did not mean to answer (anything but an ApiError) as
+ * `unhandled error`; the invocation's log context adds the request ids. http-error-handler's
+ * logger: the only place that sees such an error before the handler replaces it.
+ */
+const logUnexpected = (error: unknown): void => {
+  if (isApiError(error)) return;
+  logger.error('unhandled error', { error: error instanceof Error ? error : String(error) });
 };
 
 /**
- * The outermost middleware of every HTTP route. Errors of any kind become the JSON
- * `{detail, code}` response with the spec's status (unknown errors: a logged, generic 500);
- * successful responses get the JSON content type; headers added with addResponseHeaders
- * reach both.
+ * The normalising step after @middy/http-error-handler (outside it in the chain: Middy runs
+ * onError innermost-out). The handler answers an exposed error in text/plain and anything
+ * else as a bare 500; this answers the same request as JSON `{detail, code}`: the ApiError's
+ * body, status and headers, or a generic 500 `internal_error` that leaks nothing, with the
+ * headers added by addResponseHeaders. A successful response gets the JSON content type and
+ * those headers too.
  */
-export const httpEnvelope = (): HttpMiddleware => ({
+const jsonEnvelope = (): HttpMiddleware => ({
   after: async (request) => {
     const response = request.response;
     if (!response) return;
@@ -48,9 +54,19 @@ export const httpEnvelope = (): HttpMiddleware => ({
     };
   },
   onError: async (request) => {
-    const apiError = toApiError(request.error, request.context?.awsRequestId);
+    const apiError = isApiError(request.error) ? request.error : new ApiError(500, 'internal_error', 'An internal error occurred.');
     noteAnswerCode(apiError.code);
     const response = errorResponse(apiError);
-    request.response = { ...response, headers: { ...collectedHeaders(request), ...response.headers } };
+    const handled = (request.response as Partial<APIGatewayProxyResult> | undefined)?.headers ?? {};
+    request.response = { ...response, headers: { ...collectedHeaders(request), ...handled, ...response.headers } };
   },
 });
+
+/**
+ * The outermost middleware of every HTTP route: @middy/http-error-handler (which errors are
+ * answered as themselves, logging the others) and the JSON envelope after it. Errors of any
+ * kind become the JSON `{detail, code}` response with the spec's status (unknown errors: a
+ * logged, generic 500); successful responses get the JSON content type; headers added with
+ * addResponseHeaders reach both.
+ */
+export const httpEnvelope = (): HttpMiddleware[] => [jsonEnvelope(), httpErrorHandler({ logger: logUnexpected }) as HttpMiddleware];

@@ -16,8 +16,9 @@ export interface RouteOptions {
 }
 
 /**
- * Wraps a route's function in the shared middleware chain: the JSON error envelope
- * outermost, then the route's guards, then JSON body parsing when the route takes JSON.
+ * Wraps a route's function in the shared middleware chain: the error handling outermost
+ * (httpEnvelope: @middy/http-error-handler, then the JSON `{detail, code}` envelope after
+ * it), then the route's guards, then JSON body parsing when the route takes JSON.
  * Every HTTP handler of the service is built with this (directly or through an area's
  * own wrapper), so no route repeats error handling. Around the chain, observeHttp
  * (shared/observability/http-invocation.ts): the log context with the request id as
