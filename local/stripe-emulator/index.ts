@@ -268,26 +268,4 @@ export const serveStripeEmulator = async (emulator: StripeEmulator): Promise<Ser
   };
 };
 
-/** An emulator with its own server: the emulator's state and hooks, its URL, and stop(). */
-export interface StandaloneStripeEmulator extends StripeEmulator {
-  /** e.g. `http://127.0.0.1:40123`: the value of STRIPE_API_BASE. */
-  url: string;
-  /** Stops the event deliveries and the server. */
-  stop(): Promise<void>;
-}
-
-/**
- * Creates an emulator and serves it at the root of a free port (the test suites, the fuzzer
- * and the benchmark: STRIPE_API_BASE without a path, as stripe-node wants it).
- */
-export const startStandaloneStripeEmulator = async (options: StripeEmulatorOptions = {}): Promise<StandaloneStripeEmulator> => {
-  const emulator = createStripeEmulator(options);
-  const served = await serveStripeEmulator(emulator);
-  return Object.assign(emulator, {
-    url: served.url,
-    stop: async () => {
-      emulator.events.stop();
-      await served.stop();
-    },
-  });
-};
+export { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from './standalone';

@@ -5,7 +5,7 @@
  * (`stripe_not_configured`, `sms_not_configured`): every 5xx is then a finding.
  */
 import type { LocalRuntime } from '../../local/runtime';
-import { startStandaloneStripeEmulator } from '../../local/stripe-emulator';
+import { startStandaloneStripeEmulator } from '../../local/stripe-emulator/standalone';
 import { fuzzSeedContext, fuzzSeedDocument, type FuzzContext } from './context';
 
 /** The secret key the fuzz runtime's Stripe emulator takes. */

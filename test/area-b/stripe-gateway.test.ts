@@ -12,9 +12,11 @@ import { checkoutHandler } from '../../shared/checkout/handler';
 import { rateTableTaxCalculator } from '../../shared/checkout/tax';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { documents, readOrder, serviceToken, stripeTestKey } from './support/checkout-api';
-import { paymentIntentAnswer, startStripeWire, stripeErrorAnswer, type StripeWire, type WireAnswer } from './support/stripe-wire';
+import type { ScriptedAnswer } from '../../local/stripe-emulator/standalone';
+import { startStripeStandIn, type StripeStandIn } from '../support/shop-runtime';
+import { paymentIntentAnswer, stripeErrorAnswer } from './support/stripe-answers';
 
-// The Stripe adapter (shared/adapters/stripe/) against a local server speaking Stripe's wire
+// The Stripe adapter (shared/adapters/stripe/) against the suites' Stripe stand-in, scripted with Stripe's wire
 // format: the exact request it sends, its retries, and how each kind of Stripe failure
 // becomes checkout's one answer, 502 stripe_error.
 process.env.STOREFRONT_SERVICE_TOKEN = serviceToken;
@@ -35,22 +37,22 @@ const expectedBody =
   `amount=1440&currency=gbp&metadata[order_id]=${orderId}&metadata[endpoint]=esim` +
   `&receipt_email=tess%2Btravel%40gmail.com&description=Order%20${orderId}`;
 
-let wire: StripeWire;
+let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  wire = await startStripeWire();
+  stripe = await startStripeStandIn();
 });
 
 afterAll(async () => {
-  await wire?.stop();
+  await stripe?.stop();
 });
 
 beforeEach(() => {
-  wire.requests.length = 0;
-  wire.respond((incoming) => paymentIntentAnswer(incoming));
+  stripe.wire.length = 0;
+  stripe.script((incoming) => paymentIntentAnswer(incoming));
 });
 
-const create = () => stripeGateway(stripeTestKey, wire.url, policy).createPaymentIntent(request);
+const create = () => stripeGateway(stripeTestKey, stripe.url, policy).createPaymentIntent(request);
 
 /** The StripeApiError a promise rejects with, as plain fields. */
 const failureOf = async (promise: Promise<unknown>) => {
@@ -66,8 +68,8 @@ const failureOf = async (promise: Promise<unknown>) => {
 describe('the request', () => {
   it('is one form-encoded POST /v1/payment_intents with the key, the pinned version and the idempotency key', async () => {
     expect(await create()).toEqual({ id: 'pi_3WireTest0000000000000001', clientSecret: 'pi_3WireTest0000000000000001_secret_WireTestSecret0000000001' });
-    expect(wire.requests).toHaveLength(1);
-    const [sent] = wire.requests;
+    expect(stripe.wire).toHaveLength(1);
+    const [sent] = stripe.wire;
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/payment_intents', body: expectedBody });
     expect(sent!.headers).toMatchObject({
       authorization: `Bearer ${stripeTestKey}`,
@@ -87,19 +89,19 @@ describe('the request', () => {
   });
 
   it('leaves description out when there is none', async () => {
-    await stripeGateway(stripeTestKey, wire.url, policy).createPaymentIntent({ ...request, description: undefined });
-    expect(wire.requests[0]!.body).toBe(expectedBody.replace(`&description=Order%20${orderId}`, ''));
+    await stripeGateway(stripeTestKey, stripe.url, policy).createPaymentIntent({ ...request, description: undefined });
+    expect(stripe.wire[0]!.body).toBe(expectedBody.replace(`&description=Order%20${orderId}`, ''));
   });
 
   it('prefixes the path of STRIPE_API_BASE (an emulator under a path of the local API)', async () => {
-    await stripeGateway(stripeTestKey, `${wire.url}/_local/stripe`, policy).createPaymentIntent(request);
-    expect(wire.requests.map((sent) => sent.path)).toEqual(['/_local/stripe/v1/payment_intents']);
+    await stripeGateway(stripeTestKey, `${stripe.url}/_local/stripe`, policy).createPaymentIntent(request);
+    expect(stripe.wire.map((sent) => sent.path)).toEqual(['/_local/stripe/v1/payment_intents']);
   });
 });
 
 describe('failures', () => {
   it('card error (402): not retried, Stripe’s type, code and message kept', async () => {
-    wire.respond(() => stripeErrorAnswer(402, { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' }));
+    stripe.script(() => stripeErrorAnswer(402, { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' }));
     expect(await failureOf(create())).toEqual({
       message: 'Your card was declined.',
       statusCode: 402,
@@ -109,79 +111,79 @@ describe('failures', () => {
       requestId: 'req_err402',
       attempts: 1,
     });
-    expect(wire.requests).toHaveLength(1);
+    expect(stripe.wire).toHaveLength(1);
   });
 
   it('400 invalid request: not retried, the param named', async () => {
-    wire.respond(() =>
+    stripe.script(() =>
       stripeErrorAnswer(400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid integer: x' }),
     );
     expect(await failureOf(create())).toMatchObject({ statusCode: 400, type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount', attempts: 1 });
-    expect(wire.requests).toHaveLength(1);
+    expect(stripe.wire).toHaveLength(1);
   });
 
   it('401 (a wrong key): not retried', async () => {
-    wire.respond(() => stripeErrorAnswer(401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****0000' }));
+    stripe.script(() => stripeErrorAnswer(401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****0000' }));
     expect(await failureOf(create())).toMatchObject({ statusCode: 401, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****0000', attempts: 1 });
-    expect(wire.requests).toHaveLength(1);
+    expect(stripe.wire).toHaveLength(1);
   });
 
   it('429: not retried unless Stripe says Stripe-Should-Retry: true', async () => {
-    wire.respond(() => stripeErrorAnswer(429, { type: 'rate_limit_error', code: 'rate_limit', message: 'Too many requests' }));
+    stripe.script(() => stripeErrorAnswer(429, { type: 'rate_limit_error', code: 'rate_limit', message: 'Too many requests' }));
     expect(await failureOf(create())).toMatchObject({ statusCode: 429, type: 'rate_limit_error', code: 'rate_limit', attempts: 1 });
-    expect(wire.requests).toHaveLength(1);
+    expect(stripe.wire).toHaveLength(1);
 
-    wire.requests.length = 0;
-    wire.respond((incoming, count) =>
+    stripe.wire.length = 0;
+    stripe.script((incoming, count) =>
       count === 1 ? stripeErrorAnswer(429, { type: 'rate_limit_error', message: 'Too many requests' }, { 'Stripe-Should-Retry': 'true' }) : paymentIntentAnswer(incoming),
     );
     expect((await create()).id).toBe('pi_3WireTest0000000000000001');
-    expect(wire.requests).toHaveLength(2);
+    expect(stripe.wire).toHaveLength(2);
   });
 
   it('500: retried once with the same body and idempotency key; a second 500 fails', async () => {
     const serverError = () => stripeErrorAnswer(500, { type: 'api_error', message: 'An unknown error occurred' });
-    wire.respond((incoming, count) => (count === 1 ? serverError() : paymentIntentAnswer(incoming)));
+    stripe.script((incoming, count) => (count === 1 ? serverError() : paymentIntentAnswer(incoming)));
     expect((await create()).id).toBe('pi_3WireTest0000000000000001');
-    expect(wire.requests).toHaveLength(2);
-    expect(wire.requests[1]!.body).toBe(wire.requests[0]!.body);
-    expect(wire.requests.map((sent) => sent.headers['idempotency-key'])).toEqual([`order-${orderId}`, `order-${orderId}`]);
+    expect(stripe.wire).toHaveLength(2);
+    expect(stripe.wire[1]!.body).toBe(stripe.wire[0]!.body);
+    expect(stripe.wire.map((sent) => sent.headers['idempotency-key'])).toEqual([`order-${orderId}`, `order-${orderId}`]);
 
-    wire.requests.length = 0;
-    wire.respond(serverError);
+    stripe.wire.length = 0;
+    stripe.script(serverError);
     expect(await failureOf(create())).toMatchObject({ statusCode: 500, type: 'api_error', message: 'An unknown error occurred', attempts: 2 });
-    expect(wire.requests).toHaveLength(2);
+    expect(stripe.wire).toHaveLength(2);
   });
 
   it('500 with Stripe-Should-Retry: false, and 409, follow Stripe’s hint and rule', async () => {
-    wire.respond(() => stripeErrorAnswer(500, { type: 'api_error', message: 'An unknown error occurred' }, { 'Stripe-Should-Retry': 'false' }));
+    stripe.script(() => stripeErrorAnswer(500, { type: 'api_error', message: 'An unknown error occurred' }, { 'Stripe-Should-Retry': 'false' }));
     expect(await failureOf(create())).toMatchObject({ statusCode: 500, attempts: 1 });
-    expect(wire.requests).toHaveLength(1);
+    expect(stripe.wire).toHaveLength(1);
 
-    wire.requests.length = 0;
-    wire.respond((incoming, count) =>
+    stripe.wire.length = 0;
+    stripe.script((incoming, count) =>
       count === 1
         ? stripeErrorAnswer(409, { type: 'idempotency_error', message: 'There is currently another in-progress request using this Idempotent Key.' })
         : paymentIntentAnswer(incoming),
     );
     expect((await create()).id).toBe('pi_3WireTest0000000000000001');
-    expect(wire.requests).toHaveLength(2);
+    expect(stripe.wire).toHaveLength(2);
   });
 
   it('timeout: each attempt is cut after the policy’s time, retried once, then fails without a status', async () => {
-    wire.respond(() => ({ hang: true }));
+    stripe.script(() => ({ hang: true }));
     const started = Date.now();
     expect(await failureOf(create())).toEqual({
       message: 'No answer from the Stripe API after 2 attempt(s): no complete response within 300 ms',
       attempts: 2,
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
-    expect(wire.requests).toHaveLength(2);
+    expect(stripe.wire).toHaveLength(2);
 
-    wire.requests.length = 0;
-    wire.respond((incoming, count) => (count === 1 ? { hang: true } : paymentIntentAnswer(incoming)));
+    stripe.wire.length = 0;
+    stripe.script((incoming, count) => (count === 1 ? { hang: true } : paymentIntentAnswer(incoming)));
     expect((await create()).id).toBe('pi_3WireTest0000000000000001');
-    expect(wire.requests).toHaveLength(2);
+    expect(stripe.wire).toHaveLength(2);
   });
 
   it('no server: retried once, then fails', async () => {
@@ -196,9 +198,9 @@ describe('failures', () => {
   });
 
   it('an answer that is not Stripe’s: invalid JSON, or an intent without client_secret', async () => {
-    wire.respond(() => ({ status: 200, body: '<html>proxy</html>' }));
+    stripe.script(() => ({ status: 200, body: '<html>proxy</html>' }));
     expect(await failureOf(create())).toMatchObject({ message: 'Invalid JSON received from the Stripe API (HTTP 200)', statusCode: 200, attempts: 1 });
-    wire.respond(() => ({ status: 200, body: { id: 'pi_1', object: 'payment_intent', client_secret: null } }));
+    stripe.script(() => ({ status: 200, body: { id: 'pi_1', object: 'payment_intent', client_secret: null } }));
     expect(await failureOf(create())).toMatchObject({ message: 'payment intent pi_1 has no client_secret', statusCode: 200 });
   });
 });
@@ -231,7 +233,7 @@ describe('checkout’s answer to each failure', () => {
       now: () => new Date('2026-11-20T10:00:00Z'),
       newOrderId: () => randomUUID(),
       taxCalculator: rateTableTaxCalculator(),
-      paymentGateway: async () => stripeGateway(stripeTestKey, wire.url, policy),
+      paymentGateway: async () => stripeGateway(stripeTestKey, stripe.url, policy),
       stockHoldMinutes: 30,
     });
     const event = buildApiGatewayEvent(
@@ -250,7 +252,7 @@ describe('checkout’s answer to each failure', () => {
     return { status: result.statusCode, contentType: result.headers?.['Content-Type'], body: JSON.parse(result.body) as Record<string, string> };
   };
 
-  const failures: Array<[string, () => WireAnswer]> = [
+  const failures: Array<[string, () => ScriptedAnswer]> = [
     ['card error', () => stripeErrorAnswer(402, { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' })],
     ['400 invalid request', () => stripeErrorAnswer(400, { type: 'invalid_request_error', param: 'amount', message: 'Invalid integer' })],
     ['401', () => stripeErrorAnswer(401, { type: 'invalid_request_error', message: 'Invalid API Key provided' })],
@@ -260,13 +262,13 @@ describe('checkout’s answer to each failure', () => {
   ];
 
   it.each(failures)('%s: 502 stripe_error, the order failed', async (_name, answer) => {
-    wire.respond(answer);
+    stripe.script(answer);
     expect(await checkout()).toEqual({
       status: 502,
       contentType: 'application/json',
       body: { detail: 'The payment processor could not create the payment intent; try again later.', code: 'stripe_error' },
     });
-    const sentOrderId = new URLSearchParams(wire.requests[0]!.body).get('metadata[order_id]')!;
+    const sentOrderId = new URLSearchParams(stripe.wire[0]!.body).get('metadata[order_id]')!;
     expect(await readOrder(db, tableName, sentOrderId)).toMatchObject({ status: 'failed', failure_reason: 'stripe_error' });
   });
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { OrderItem } from '../../shared/db/items';
 import { key, partition, sortKeyPrefix } from '../../shared/db/keys';
 import { post, serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
-import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator';
+import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator/standalone';
 import { readOutbox } from '../area-b-fulfilment/support/outbox';
 import { sendEvent, stripeId, webhookSecret } from '../area-b-fulfilment/support/stripe-events';
 import { isRunning, spawnNpmStart, waitForReady, type StartedInstance } from '../support/npm-start';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator';
+import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator/standalone';
 import { serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
 import { webhookSecret } from '../area-b-fulfilment/support/stripe-events';
 import { startTestRuntime } from './runtime';
