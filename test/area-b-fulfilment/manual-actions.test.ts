@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import type { Mailer } from '../../shared/adapters/email/mailer';
 import { functionConfigs } from '../../shared/config/function-config';
 import { readConfiguration } from '../../shared/config/variables';
