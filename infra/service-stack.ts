@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -12,18 +11,23 @@ import { streamConsumers as allStreamConsumers, type StreamConsumerDefinition } 
 import { topicConsumers as allTopicConsumers, type TopicConsumerDefinition, type TopicName } from '../shared/topology/topics';
 import { defaultServiceName, parseLogLevel } from '../shared/observability/logger';
 import { defaultMetricsNamespace } from '../shared/observability/metrics';
-import { isFallbackRoute, resourcePath } from './constructs/api-plan';
 import { OperationsAlarms } from './constructs/operations-alarms';
-import { OperationsDashboard } from './constructs/operations-dashboard';
+import type { OperationsDashboard } from './constructs/operations-dashboard';
 import { OperationsNotifications } from './constructs/operations-notifications';
 import { ServiceApi } from './constructs/service-api';
 import { ServiceFunction, type ServiceResources } from './constructs/service-function';
-import { secretPhysicalName, ServiceSecrets } from './constructs/service-secrets';
+import { ServiceSecrets } from './constructs/service-secrets';
 import { ServiceTable } from './constructs/service-table';
 import { StreamConsumer } from './constructs/stream-consumer';
-import { AwsSmsChannel, originationIdentityArn } from './constructs/aws-sms';
+import type { AwsSmsChannel } from './constructs/aws-sms';
 import { TopicConsumer } from './constructs/topic-consumer';
 import { WorkQueue } from './constructs/work-queue';
+import { configureAwsSms } from './aws-sms-senders';
+import { grantEmailSending } from './email-sending';
+import { routeAndConsumerOwners } from './function-owners';
+import { pascalCase } from './pascal-case';
+import { watchService } from './service-monitoring';
+import { addStackOutputs } from './stack-outputs';
 
 /** The repository root: handler paths of the route table are relative to it. */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -112,13 +116,6 @@ export const isProductionStage = (stage: string): boolean => stage === 'producti
 /** Functions that submit SMS hold the provider's token; they also need its URL and our own. */
 const sendsSms = (access: RouteDefinition['access']): boolean => access.secrets?.includes('SMS_PROVIDER_TOKEN') ?? false;
 
-const pascal = (name: string): string =>
-  name
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
-
 /**
  * The whole service: the single DynamoDB table, the work queues with their DLQs, consumers
  * and alarms, one Secrets Manager secret per secret name in use, one Lambda function per
@@ -141,10 +138,10 @@ export class ServiceStack extends Stack {
   /** The SNS topics with their consumers, by topic (only those of the deployed features). */
   readonly topicConsumers = new Map<TopicName, TopicConsumer>();
   /** AWS End User Messaging SMS (with smsProvider aws): the configuration set and the two-way channel. */
-  awsSms?: AwsSmsChannel;
+  readonly awsSms?: AwsSmsChannel;
   readonly api: ServiceApi;
   readonly alarms: OperationsAlarms;
-  dashboard!: OperationsDashboard;
+  readonly dashboard: OperationsDashboard;
   readonly notifications: OperationsNotifications;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -181,7 +178,7 @@ export class ServiceStack extends Stack {
       if (this.routeFunctions.has(route.name)) throw new Error(`two routes are named ${route.name}`);
       this.routeFunctions.set(
         route.name,
-        new ServiceFunction(this, `Route${pascal(route.name)}`, {
+        new ServiceFunction(this, `Route${pascalCase(route.name)}`, {
           name: route.name,
           projectRoot,
           handler: route.handler,
@@ -199,7 +196,7 @@ export class ServiceStack extends Stack {
     this.alarms = new OperationsAlarms(this, 'OperationsAlarms', { email: props.alarmEmail });
     for (const workQueue of this.workQueues.values()) {
       const { definition } = workQueue;
-      const consumer = new ServiceFunction(this, `Consumer${pascal(definition.consumer.name)}`, {
+      const consumer = new ServiceFunction(this, `Consumer${pascalCase(definition.consumer.name)}`, {
         name: definition.consumer.name,
         projectRoot,
         handler: definition.consumer.handler,
@@ -229,7 +226,7 @@ export class ServiceStack extends Stack {
       this.alarms.watchQueueAge(workQueue);
     }
     for (const definition of streams) {
-      const streamConsumer = new StreamConsumer(this, `Stream${pascal(definition.name)}`, {
+      const streamConsumer = new StreamConsumer(this, `Stream${pascalCase(definition.name)}`, {
         definition,
         projectRoot,
         resources,
@@ -246,7 +243,7 @@ export class ServiceStack extends Stack {
     }
 
     for (const definition of topics) {
-      const topicConsumer = new TopicConsumer(this, `Topic${pascal(definition.topic)}`, {
+      const topicConsumer = new TopicConsumer(this, `Topic${pascalCase(definition.topic)}`, {
         definition,
         projectRoot,
         resources,
@@ -270,7 +267,7 @@ export class ServiceStack extends Stack {
       tracing: props.tracing ?? true,
       production,
     });
-    this.watch(routes, observability);
+    this.dashboard = watchService(this, routes, observability);
 
     // Built from the API id and the literal stage name, not from api.url: the stage depends
     // on the functions (through the methods), so a reference to it would be a cycle.
@@ -282,159 +279,13 @@ export class ServiceStack extends Stack {
       ...queues.filter((queue) => sendsSms(queue.access)).map((queue) => this.consumerFunctions.get(queue.name)!),
     ];
     for (const sender of smsSenders) sender.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
-    this.configureAwsSms(props, smsSenders);
+    this.awsSms = configureAwsSms(this, this.topicConsumers, props, smsSenders);
 
     this.notifications = new OperationsNotifications(this, 'OperationsNotifications', { email: props.operationsEmail });
-    this.grantEmailAndNotifications(routes, queues, props);
+    const owners = routeAndConsumerOwners(routes, queues, this.routeFunctions, this.consumerFunctions);
+    grantEmailSending(this, owners, props);
+    for (const { access, fn } of owners) if (access.notifiesOperations) this.notifications.allowPublishing(fn);
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API (stage included)' });
-    new CfnOutput(this, 'TableName', { value: this.serviceTable.table.tableName, description: 'The service table' });
-    for (const [name, workQueue] of this.workQueues) {
-      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: workQueue.queue.queueUrl, description: `The ${name} queue` });
-      new CfnOutput(this, `${pascal(name)}DeadLetterQueueUrl`, {
-        value: workQueue.deadLetterQueue.queueUrl,
-        description: `The dead-letter queue of the ${name} queue`,
-      });
-    }
-    for (const name of this.secrets.secrets.keys()) {
-      new CfnOutput(this, `Secret${pascal(name.toLowerCase())}`, {
-        value: secretPhysicalName(this.stackName, name),
-        description: `Secrets Manager name of ${name}; set its value with put-secret-value`,
-      });
-    }
-    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The operations dashboard (CloudWatch)' });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operations alarms topic' });
-    for (const [topic, consumer] of this.topicConsumers) {
-      new CfnOutput(this, `${pascal(topic)}TopicArn`, { value: consumer.topic.topicArn, description: `The ${topic} SNS topic: ${consumer.definition.description}` });
-    }
-    if (this.awsSms) {
-      new CfnOutput(this, 'SmsConfigurationSetName', { value: this.awsSms.configurationSet.ref, description: 'The AWS End User Messaging configuration set of the SMS' });
-    }
-    new CfnOutput(this, 'NotificationTopicArn', {
-      value: this.notifications.topic.topicArn,
-      description: 'Operations notifications topic (orders awaiting a person)',
-    });
-  }
-
-  /**
-   * The alarms (to the operations alarms topic) and the dashboard over every function, the
-   * API, the table, the queues and the service's own metrics (docs/operations.md).
-   */
-  private watch(routes: RouteDefinition[], observability: Record<string, string>): void {
-    for (const [name, fn] of this.routeFunctions) this.alarms.watchFunction(name, fn.function);
-    for (const [queue, fn] of this.consumerFunctions) this.alarms.watchFunction(this.workQueues.get(queue)!.definition.consumer.name, fn.function);
-    for (const [name, stream] of this.streamConsumers) this.alarms.watchFunction(name, stream.consumer.function);
-    for (const topic of this.topicConsumers.values()) this.alarms.watchFunction(topic.definition.consumer.name, topic.consumer.function);
-    this.alarms.watchApiErrors(this.api.api, this.stage);
-    for (const route of routes.filter((candidate) => candidate.area === 'developer' && !isFallbackRoute(candidate))) {
-      this.alarms.watchRouteLatency(this.api.api, this.stage, route.name, route.method, resourcePath(route.path));
-    }
-    this.alarms.watchTable(this.serviceTable.table);
-    const metrics = { namespace: observability.POWERTOOLS_METRICS_NAMESPACE!, service: observability.POWERTOOLS_SERVICE_NAME! };
-    this.alarms.watchBusinessMetrics(metrics);
-    this.dashboard = new OperationsDashboard(this, 'OperationsDashboard', {
-      dashboardName: `${this.stackName}-operations`,
-      api: this.api.api,
-      stage: this.stage,
-      routes,
-      functions: new Map([
-        ...[...this.routeFunctions].map(([name, fn]): [string, IFunction] => [name, fn.function]),
-        ...[...this.workQueues].map(([queue, work]): [string, IFunction] => [work.definition.consumer.name, this.consumerFunctions.get(queue)!.function]),
-        ...[...this.streamConsumers].map(([name, stream]): [string, IFunction] => [name, stream.consumer.function]),
-        ...[...this.topicConsumers.values()].map((topic): [string, IFunction] => [topic.definition.consumer.name, topic.consumer.function]),
-      ]),
-      queues: [...this.workQueues.values()],
-      table: this.serviceTable.table,
-      metrics,
-    });
-  }
-
-  /**
-   * AWS End User Messaging SMS (issue #21; docs/deploy.md), with smsProvider aws: the
-   * configuration set whose event destination is the `sms-events` topic, and for every function
-   * that sends SMS (send-sms, fulfil-order) SMS_PROVIDER, SMS_ORIGINATION_IDENTITY and
-   * SMS_CONFIGURATION_SET and leave to call sms-voice:SendTextMessage on that origination
-   * identity and configuration set only. With smsTwoWay and smsPhoneNumberId, the number's two-way
-   * channel is pointed at the `sms-inbound` topic. Without an origination identity synth warns and
-   * the functions answer sms_not_configured.
-   */
-  private configureAwsSms(props: ServiceStackProps, senders: ServiceFunction[]): void {
-    const events = this.topicConsumers.get('sms-events');
-    const inbound = this.topicConsumers.get('sms-inbound');
-    if (props.smsPhoneNumberId && !inbound) throw new Error('smsPhoneNumberId needs smsTwoWay=true');
-    if (!events) return;
-    const configurationSetName = `${this.stackName}-sms`;
-    this.awsSms = new AwsSmsChannel(this, 'AwsSms', {
-      configurationSetName,
-      eventsTopic: events.topic,
-      eventsTopicDependencies: [events.topic, events.key],
-      ...(inbound && props.smsPhoneNumberId
-        ? { twoWay: { phoneNumberId: props.smsPhoneNumberId, inboundTopic: inbound.topic, dependencies: [inbound.topic, inbound.key] } }
-        : {}),
-    });
-    const identity = props.smsOriginationIdentity;
-    for (const sender of senders) {
-      sender.function.addEnvironment('SMS_PROVIDER', 'aws');
-      sender.function.addEnvironment('SMS_CONFIGURATION_SET', configurationSetName);
-      if (!identity) {
-        Annotations.of(sender).addWarningV2(
-          'service:sms-origination-identity-missing',
-          'smsProvider=aws without smsOriginationIdentity: this function answers sms_not_configured until the stack is deployed with -c smsOriginationIdentity=...',
-        );
-        continue;
-      }
-      sender.function.addEnvironment('SMS_ORIGINATION_IDENTITY', identity);
-      sender.role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['sms-voice:SendTextMessage'],
-          resources: [originationIdentityArn(this, identity), this.awsSms.configurationSetArn],
-        }),
-      );
-    }
-  }
-
-  /**
-   * Lets exactly the functions whose access says so send e-mail through SES (as the one
-   * verified identity, with EMAIL_FROM) and publish to the operations notifications topic
-   * (with OPERATIONS_TOPIC_ARN).
-   */
-  private grantEmailAndNotifications(routes: RouteDefinition[], queues: QueueDefinition[], props: ServiceStackProps): void {
-    const owners = [
-      ...routes.map((route) => ({ name: route.name, access: route.access, fn: this.routeFunctions.get(route.name)! })),
-      ...queues.map((queue) => ({ name: queue.consumer.name, access: queue.access, fn: this.consumerFunctions.get(queue.name)! })),
-    ];
-    // emailFrom may be a display form, `Shop <orders@shop.example.net>`: the identity is the address's domain.
-    const senderAddress = props.emailFrom ? (/<([^<>]+)>\s*$/.exec(props.emailFrom)?.[1] ?? props.emailFrom).trim() : undefined;
-    const identity = props.emailIdentity ?? senderAddress?.split('@')[1];
-    const withoutEmail: string[] = [];
-    for (const { name, access, fn } of owners) {
-      if (access.sendsEmail) {
-        if (props.emailFrom && identity) {
-          fn.function.addEnvironment('EMAIL_FROM', props.emailFrom);
-          fn.role.addToPrincipalPolicy(
-            new PolicyStatement({
-              actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-              resources: [
-                this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
-              ],
-            }),
-          );
-        } else {
-          withoutEmail.push(name);
-        }
-      }
-      if (access.notifiesOperations) {
-        this.notifications.topic.grantPublish(fn.role);
-        fn.function.addEnvironment('OPERATIONS_TOPIC_ARN', this.notifications.topic.topicArn);
-      }
-    }
-    if (withoutEmail.length > 0) {
-      // Once for the stack, saying what to do (not once per function that would send).
-      Annotations.of(this).addWarningV2(
-        'service:email-not-configured',
-        `No emailFrom context, so ${withoutEmail.join(', ')} cannot e-mail receipts and invoices (their fulfilment messages end in the dead-letter queue). ` +
-          'Deploy with -c emailFrom=orders@<your domain>, a domain verified in SES (or name the verified identity with -c emailIdentity=...); docs/deploy.md, "Deploy".',
-      );
-    }
+    addStackOutputs(this);
   }
 }

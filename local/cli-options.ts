@@ -36,7 +36,7 @@ export const forwardedVariables = [
 
 /**
  * The handler environment given by the shell: the forwarded variables that are set. Without
- * EMAIL_OUTBOX_DIR each runtime picks an outbox of its own (local/runtime.ts), so two
+ * EMAIL_OUTBOX_DIR each runtime picks an outbox of its own (local/runtime-outbox.ts), so two
  * instances side by side never share one.
  */
 export const forwardedEnv = (env: NodeJS.ProcessEnv = process.env): Record<string, string> => {

@@ -365,7 +365,7 @@ export const runFeedUpload = async (context: SectionContext, options: { sqsEndpo
     context.log(`feed: a file of ${options.lines.toLocaleString('en-GB')} lines (${mb(bytes)} MB) through admin feed`);
 
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'local/admin-cli.ts', 'feed', file, '--queue-url', queueUrl, '--sqs-endpoint', options.sqsEndpoint, '--region', options.region], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'admin/cli.ts', 'feed', file, '--queue-url', queueUrl, '--sqs-endpoint', options.sqsEndpoint, '--region', options.region], {
       cwd: options.root,
       env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

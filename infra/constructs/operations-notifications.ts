@@ -2,6 +2,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
+import type { ServiceFunction } from './service-function';
 
 /** Options of the operations notifications topic. */
 export interface OperationsNotificationsProps {
@@ -28,5 +29,11 @@ export class OperationsNotifications extends Construct {
           'Notifications carry an order id, the buyer name and the shipping address that the team must post to; they go to an e-mail subscription, which cannot use a KMS-encrypted topic anyway. TLS is enforced in transit.',
       },
     ]);
+  }
+
+  /** Lets `fn` publish to the topic, whose ARN it reads from OPERATIONS_TOPIC_ARN. */
+  allowPublishing(fn: ServiceFunction): void {
+    this.topic.grantPublish(fn.role);
+    fn.function.addEnvironment('OPERATIONS_TOPIC_ARN', this.topic.topicArn);
   }
 }

@@ -268,4 +268,3 @@ export const serveStripeEmulator = async (emulator: StripeEmulator): Promise<Ser
   };
 };
 
-export { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from './standalone';

@@ -12,7 +12,7 @@ import { apiKeyItem, bearerTokenItem } from './credential-items';
 import { generateCredential, prefixOf } from './credentials';
 
 /**
- * Administration of Area A credentials (used by local/admin-cli.ts against any table):
+ * Administration of Area A credentials (used by the admin CLI, admin/cli.ts, against any table):
  * issuing and revoking bearer tokens and API keys, and (de)activating users. Items are
  * written exactly as the seed loader writes them (shared/db/items.ts).
  */

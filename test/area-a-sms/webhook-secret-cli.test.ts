@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import { loadSeedDocument } from '../../local/seed/load';
 import { customerWebhookSecret } from '../../shared/callbacks/signing';
 import { createTestTable, localServiceEnv, testDynamoClient } from '../support/resources';

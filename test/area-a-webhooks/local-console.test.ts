@@ -2,7 +2,7 @@ import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { eventually, present } from '../support/eventually';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import { deliveriesTable } from '../../local/console/sections/webhooks';
 import type { LocalRuntime } from '../../local/runtime';
 import type { WebhookDeliveryItem } from '../../shared/db/items';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import { loadSeedDocument } from '../../local/seed/load';
 import { credentialHash } from '../../shared/auth/credentials';
 import { authenticateDeveloper } from '../../shared/auth/two-factor';

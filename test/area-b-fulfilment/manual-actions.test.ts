@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import type { Mailer } from '../../shared/adapters/email/mailer';
 import { functionConfigs } from '../../shared/config/function-config';
 import { readConfiguration } from '../../shared/config/variables';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import { key } from '../../shared/db/keys';
 import { readGroupDirectory } from '../../shared/groups/directory';
 import { testDynamoClient, testSqsClient } from '../support/resources';

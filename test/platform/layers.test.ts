@@ -9,10 +9,10 @@ import { repositoryRoot } from '../../local/handler-loader';
 
 /**
  * The layers of the house (README, Layout): the runtime (functions/, shared/) reads nothing
- * from the CDK app (infra/), the local tooling (local/), the docs tooling (scripts/), the
- * benchmark or the tests. Read twice: from the sources, where type-only imports count too,
- * and from esbuild's metafile of the deployed bundles, which names every module a function
- * actually carries.
+ * from the CDK app (infra/), the local tooling (local/), the admin CLI (admin/), the docs
+ * tooling (scripts/), the benchmark or the tests. Read twice: from the sources, where
+ * type-only imports count too, and from esbuild's metafile of the deployed bundles, which
+ * names every module a function actually carries.
  */
 
 /** Every .ts file under `folder`, relative to the repository root with forward slashes. */
@@ -62,6 +62,12 @@ describe('layers', () => {
     const edges = importEdges('shared/observability');
     expect(edges).toContainEqual(['shared/observability/metrics.ts', 'shared/observability/logger.ts']);
     expect(edges.filter(([, to]) => !to.startsWith('shared/observability/'))).toEqual([]);
+  });
+
+  it('admin/ (the admin CLI on any table) reads neither infra/ nor the benchmark nor the tests', () => {
+    const edges = importEdges('admin');
+    expect(edges).toContainEqual(['admin/cli.ts', 'admin/command.ts']);
+    expect(edges.filter(([, to]) => ['infra/', 'bench/', 'test/'].some((folder) => to.startsWith(folder)))).toEqual([]);
   });
 
   it('local/ reaches into infra/ only for the stack bundling settings', () => {

@@ -1,7 +1,7 @@
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../local/admin-cli';
+import { runAdmin } from '../../admin/cli';
 import { seedItems } from '../../local/seed/items';
 import { parseSeedDocument } from '../../local/seed/validate';
 import type { StreamReader } from '../../local/stream-reader';

@@ -5,7 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { listFeedRejections } from '../shared/feed/journal';
 import { feedCutter, type FeedMessageDraft } from '../shared/feed/messages';
 import { maxLineBytes } from '../shared/feed/records';
-import { sendFeedMessages } from './feed-sender';
+import { sendFeedMessages } from '../local/feed-sender';
 import { barOf, formatCount, progressBar, type ProgressOutput } from './progress-bar';
 
 /**

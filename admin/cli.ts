@@ -1,0 +1,149 @@
+/**
+ * Administration of Area A credentials, against any table (local or deployed):
+ *
+ *   npm run admin -- issue-token --user USER_ID
+ *   npm run admin -- issue-key --customer CUSTOMER_ID
+ *   npm run admin -- revoke-token PREFIX_OR_TOKEN
+ *   npm run admin -- revoke-key PREFIX_OR_KEY
+ *   npm run admin -- deactivate-user USER_ID
+ *   npm run admin -- activate-user USER_ID
+ *   npm run admin -- webhook-secret --customer CUSTOMER_ID
+ *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]
+ *   npm run admin -- remove-sim ICCID
+ *   npm run admin -- rebuild-list-index [--customer GROUP_ID]
+ *   npm run admin -- feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]
+ *   npm run admin -- feed-rejections [--limit N]
+ *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
+ *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
+ *
+ * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
+ * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
+ * endpoint to DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB Local). An issued token
+ * or key is printed once, on its own line, and only its hash is stored. Exit codes: 0 done,
+ * 1 refused (unknown user, customer or prefix ...), 2 usage error.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AdminError } from '../shared/auth/admin';
+import { UsageError, type AdminCommand, type AdminIo } from './command';
+import { credentialCommands } from './credentials';
+import { feedCommands } from './feed';
+import { fulfilmentCommands } from './fulfilment';
+import { simCommands } from './sims';
+
+export type { AdminIo } from './command';
+
+const usage = [
+  'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
+  '  issue-token --user USER_ID        issue a bearer token (printed once)',
+  '  issue-key --customer CUSTOMER_ID  issue an API key (printed once)',
+  '  revoke-token PREFIX_OR_TOKEN      revoke a bearer token',
+  '  revoke-key PREFIX_OR_KEY          revoke an API key',
+  '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
+  '  activate-user USER_ID             make a user (and all their tokens) active again',
+  '  webhook-secret --customer ID      print the whsec_ secret that signs the customer\'s SMS receipts',
+  '  set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]',
+  '                                    change a SIM\'s status, month-to-date usage and/or owner (lifecycle events follow)',
+  '  remove-sim ICCID                  remove a SIM (it leaves every list)',
+  '  rebuild-list-index [--customer GROUP_ID]',
+  '                                    build the SIM list index of groups filled by an earlier version (resumable)',
+  '  feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]',
+  '                                    send a JSON Lines file to the operator-feed queue (resumable from a line)',
+  '  feed-rejections [--limit N]       the operator feed\'s refused lines of the last 14 days (newest first, 100 by default)',
+  '  resend-effect ORDER_ID --effect EFFECT  send again a fulfilment message whose outcome is unknown',
+  '  resume-order ORDER_ID             fulfil an order a person reviewed (review_required -> paid)',
+  '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
+].join('\n');
+
+const commands: Record<string, AdminCommand> = { ...credentialCommands, ...simCommands, ...feedCommands, ...fulfilmentCommands };
+
+/** Runs one admin command; resolves to the exit code. */
+export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        user: { type: 'string' },
+        customer: { type: 'string' },
+        status: { type: 'string' },
+        'data-used-mb': { type: 'string' },
+        effect: { type: 'string' },
+        'queue-url': { type: 'string' },
+        'sqs-endpoint': { type: 'string' },
+        'from-line': { type: 'string' },
+        limit: { type: 'string' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(usage);
+    return 0;
+  }
+  const [commandName, argument, ...extra] = positionals;
+  const command = commandName ? commands[commandName] : undefined;
+  if (!command || extra.length > 0) {
+    io.err(commandName && !command ? `unknown command "${commandName}"\n${usage}` : usage);
+    return 2;
+  }
+  const env = io.env;
+  const tableName = values.table ?? env.TABLE_NAME ?? 'sim-service';
+  const endpoint = values.endpoint ?? (env.DYNAMODB_ENDPOINT || undefined);
+  const region = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'eu-west-2' : undefined);
+  const localCredentials = endpoint && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE;
+  const client = new DynamoDBClient({
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(localCredentials ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  try {
+    await command(
+      { db, tableName },
+      argument,
+      {
+        user: values.user,
+        customer: values.customer,
+        status: values.status,
+        dataUsedMb: values['data-used-mb'],
+        effect: values.effect,
+        queueUrl: values['queue-url'],
+        sqsEndpoint: values['sqs-endpoint'],
+        fromLine: values['from-line'],
+        limit: values.limit,
+        region,
+      },
+      io,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n${usage}`);
+      return 2;
+    }
+    io.err(error instanceof AdminError ? `Refused: ${error.message}` : `Failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    client.destroy();
+  }
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runAdmin(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    ...(process.stderr.isTTY ? { redraw: (text: string) => process.stderr.write(text) } : {}),
+  });
+}

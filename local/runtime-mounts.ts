@@ -1,0 +1,43 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { QueueName } from '../shared/topology/routes';
+import { awsSmsMount, type AwsSmsEmulator } from './aws-sms-emulator';
+import type { DeveloperConsole } from './console';
+import { consolePath as developerConsolePath } from './console/page';
+import { feedHandler, feedMount } from './feed-endpoint';
+import type { LocalMount } from './gateway';
+import { referenceMounts, type ReferenceCredentials } from './reference-page';
+import { simChangesHandler, simChangesMount } from './sim-changes';
+import type { QueueUrls } from './sqs-local';
+import type { StripeEmulator } from './stripe-emulator';
+
+/** What the runtime's local mounts serve. */
+export interface RuntimeMountParts {
+  developerConsole: DeveloperConsole;
+  /** The API reference page's prefilled authentication (known only once the handler environment is). */
+  referenceCredentials: () => ReferenceCredentials | undefined;
+  /** The Stripe emulator, when payments go to it. */
+  emulator?: StripeEmulator;
+  awsSms: AwsSmsEmulator;
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  sqs: SQSClient;
+  queues: Record<QueueName, QueueUrls>;
+}
+
+/**
+ * The gateway's local mounts under `/_local`: the developer console, the API reference, the
+ * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes and
+ * the operator feed.
+ */
+export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMount> => ({
+  [developerConsolePath]: parts.developerConsole.handle,
+  ...referenceMounts(parts.referenceCredentials),
+  ...(parts.emulator ? { '/_local/stripe': parts.emulator.handle } : {}),
+  // Issue #21: AWS End User Messaging SMS (POST / the API, /events and /inbound into the topics).
+  [awsSmsMount]: parts.awsSms.handle,
+  // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
+  [simChangesMount]: simChangesHandler(() => ({ db: parts.db, tableName: parts.tableName })),
+  // Issue #20: the operator feed, queued for apply-operator-feed as the deployed queue is.
+  [feedMount]: feedHandler(() => ({ sqs: parts.sqs, queueUrl: parts.queues['operator-feed'].url, db: parts.db, tableName: parts.tableName })),
+});
