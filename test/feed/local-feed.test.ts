@@ -21,6 +21,8 @@ import { eventually } from '../support/eventually';
  * within seconds, lifecycle events follow from the stream once per real change, concurrent
  * usage of SIMs of one pool keeps the pool's sum exact, the console and `feed-rejections` list
  * the refused lines, and `admin feed` sends a file in numbered messages, resumable.
+ *
+ * It writes thousands of items: @dynamodb-local-of-its-own (test/support/dynamodb-lease.ts).
  */
 
 const seed: unknown = JSON.parse(readFileSync(new URL('../../local/demo-seed.json', import.meta.url), 'utf8'));

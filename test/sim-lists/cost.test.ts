@@ -17,6 +17,8 @@ import { fleetSim, treeOf } from './support/fleet';
  * times relative to its ids), the rest come after them in id and in time, so that the pages
  * compared fall in buckets of the same fill in both: what differs is only how many SIMs there
  * are after them.
+ *
+ * It writes thousands of items: @dynamodb-local-of-its-own (test/support/dynamodb-lease.ts).
  */
 
 const day = 86_400_000;

@@ -17,6 +17,8 @@ import { coveringRequests, expectListsExact, fleetSeed, fleetSim, startListConsu
  * parallel through the SIM write path while the consumer runs (the local stream reader, as
  * `npm start` runs it), then every count and page of every filter is compared with a
  * brute-force answer computed from the SIM items.
+ *
+ * It writes thousands of items: @dynamodb-local-of-its-own (test/support/dynamodb-lease.ts).
  */
 
 const now = Date.now();

@@ -19,6 +19,8 @@ import { allSims, coveringRequests, expectListsExact, expectedList, fleetSeed, s
  * sim_scope items and no list index) is answered from its sim_scope items, correctly, while
  * the index is built with SIMs changing; a stopped rebuild goes on where it stopped; once
  * ready, A1 reads the index and the sim_scope items are gone.
+ *
+ * It writes thousands of items: @dynamodb-local-of-its-own (test/support/dynamodb-lease.ts).
  */
 
 const now = Date.now();

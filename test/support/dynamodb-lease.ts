@@ -1,4 +1,5 @@
-import { afterAll, inject } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, expect, inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,9 +34,18 @@ export const dynamodbEndpoint = (): string => {
   return lease.endpoint;
 };
 
+/**
+ * A test file whose source holds this marker (in a comment) gets a DynamoDB Local of its own,
+ * unused before (./dynamodb-pool.ts): for files that write thousands of items.
+ */
+export const ownDynamoDbMarker = '@dynamodb-local-of-its-own';
+
+const testFile = expect.getState().testPath;
+const fresh = testFile !== undefined && readFileSync(testFile, 'utf8').includes(ownDynamoDbMarker);
+
 // vitest setup of every project: lease an instance before the file runs, give it back after
 // its own afterAll hooks (after-hooks run in reverse order of registration; this one is first).
-state[leaseKey] = { endpoint: ((await post('/lease')) as { endpoint: string }).endpoint, used: false };
+state[leaseKey] = { endpoint: ((await post('/lease', { fresh })) as { endpoint: string }).endpoint, used: false };
 afterAll(async () => {
   const lease = state[leaseKey];
   delete state[leaseKey];

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { DescribeTableCommand, DynamoDBClient, paginateListTables } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
 
-/** The DynamoDB Local instances of a test run, handed to its test files (./dynamodb-lease.ts). */
+/**
+ * The DynamoDB Local instances of a test run, handed to its test files (./dynamodb-lease.ts).
+ * `POST /lease` with `{"fresh": true}` lends a file an instance of its own, unused before.
+ */
 export interface DynamoDbPool {
   /** Where a test file leases an instance: `POST {url}/lease`, then `POST {url}/release`. */
   url: string;
@@ -41,7 +44,9 @@ const itemsHeld = async (client: DynamoDBClient): Promise<number> => {
  * ten times what they take alone. So an instance is retired once `filesPerInstance` test files
  * used it, or once its tables hold `itemsPerInstance` items (a few files load thousands): it
  * serves no new file, stops when its last holder released it, and a spare started beforehand
- * takes its place, so no file waits for a JVM to start.
+ * takes its place, so no file waits for a JVM to start. A file that writes thousands of items
+ * asks for an instance of its own (./dynamodb-lease.ts), so neither it nor the files after it
+ * wait behind the other's stream records.
  */
 export const startDynamoDbPool = async (options: { filesPerInstance: number; itemsPerInstance: number }): Promise<DynamoDbPool> => {
   const instances = new Set<Instance>();
@@ -70,8 +75,14 @@ export const startDynamoDbPool = async (options: { filesPerInstance: number; ite
   let spare = launch();
   await Promise.all([current.started, spare.started]);
 
-  const lease = async (): Promise<string> => {
-    const instance = current;
+  const lease = async (fresh: boolean): Promise<string> => {
+    let instance = current;
+    if (fresh) {
+      // The spare, for this file alone: retired at once, stopped when the file gives it back.
+      instance = spare;
+      instance.retired = true;
+      spare = launch();
+    }
     instance.holders += 1;
     return (await instance.started).endpoint;
   };
@@ -103,7 +114,7 @@ export const startDynamoDbPool = async (options: { filesPerInstance: number; ite
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
       if (request.method === 'POST' && request.url === '/lease') {
-        lease().then(
+        lease((JSON.parse(text || '{}') as { fresh?: boolean }).fresh === true).then(
           (endpoint) => answer(200, { endpoint }),
           (error: Error) => answer(500, { detail: error.message }),
         );
