@@ -11,6 +11,7 @@ import type { QueueDefinition } from '../shared/topology/queues';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
 import { lambdaContext } from './lambda-context';
 import { buildSqsEvent } from './sqs-event';
+import { abortableSleep } from './abortable-sleep';
 
 /** One queue to poll and the consumer to invoke with its messages. */
 export interface PollerTarget {
@@ -44,15 +45,6 @@ export interface Pollers {
   /** Stops polling; resolves once every batch in progress is finished. */
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 const chunks = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, index * size + size));
@@ -177,7 +169,7 @@ export const startPollers = (options: PollerOptions): Pollers => {
           queue: target.queue.name,
           error: error instanceof Error ? error.message : String(error),
         });
-        await sleep(1000, signal);
+        await abortableSleep(1000, signal);
       }
     }
   };

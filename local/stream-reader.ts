@@ -13,6 +13,7 @@ import type { StreamConsumerDefinition } from '../shared/topology/streams';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
 import { lambdaContext, localRegion } from './lambda-context';
 import { logger } from '../shared/observability/logger';
+import { abortableSleep } from './abortable-sleep';
 
 /** Options of startStreamReader. */
 export interface StreamReaderOptions {
@@ -90,15 +91,6 @@ export const passesFilter = (record: DynamoDBRecord, consumer: StreamConsumerDef
   [record.dynamodb?.NewImage, record.dynamodb?.OldImage].some((image) => {
     const type = (image as { type?: { S?: string } } | undefined)?.type?.S;
     return type !== undefined && consumer.itemTypes.includes(type);
-  });
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
   });
 
 /** The table's stream ARN, enabling the stream first on a table created without one (an old --persist folder). */
@@ -199,7 +191,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
             new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: failedAt }),
           );
           iterators.set(shardId, again.ShardIterator);
-          await sleep(1000, signal);
+          await abortableSleep(1000, signal);
           return true;
         }
       }
@@ -215,7 +207,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
       try {
         if (firstLook || Date.now() - lastDescribe > 5000 || iterators.size === 0) await discover();
         if (held) {
-          await sleep(idleMs, signal);
+          await abortableSleep(idleMs, signal);
           continue;
         }
         let busy = false;
@@ -223,7 +215,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           if (signal.aborted || held) break;
           if (iterator) busy = (await readShard(shardId, iterator)) || busy;
         }
-        if (!busy) await sleep(idleMs, signal);
+        if (!busy) await abortableSleep(idleMs, signal);
       } catch (error) {
         if (signal.aborted) break;
         logger.error('stream reader failed', {
@@ -232,7 +224,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           error: error instanceof Error ? error.message : String(error),
         });
         looked();
-        await sleep(1000, signal);
+        await abortableSleep(1000, signal);
       }
     }
     looked();
