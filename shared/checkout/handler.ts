@@ -1,5 +1,5 @@
 import type { CheckoutEndpoint } from '../db/items';
-import { isApiError } from '../http/api-error';
+import { isApiError } from '../errors/api-error';
 import { jsonHeaders } from '../http/responses';
 import { recordMetric } from '../observability/metrics';
 import { storefrontRoute } from '../http/storefront-route';

@@ -3,7 +3,7 @@ import { sqsReceiptQueue } from '../callbacks/receipt-queue';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
 import { documentClient } from '../db/client';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { header } from '../http/headers';
 import { ok } from '../http/responses';
 import { httpRoute } from '../http/route';

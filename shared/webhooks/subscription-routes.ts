@@ -4,7 +4,7 @@ import type { HostResolver } from '../callbacks/resolve-host';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
 import type { WebhookSubscriptionItem } from '../db/items';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
 import { validateCreateRequest } from './create-request';

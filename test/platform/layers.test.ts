@@ -25,7 +25,7 @@ const sourceFiles = (folder: string): string[] =>
 /** `from '…'`, `import '…'` and `import('…')`: every module specifier a file names. */
 const specifierPattern = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
 
-/** The first-party modules `file` imports, as repository paths (`shared/http/api-error.ts`). */
+/** The first-party modules `file` imports, as repository paths (`shared/errors/api-error.ts`). */
 const localImports = (file: string): string[] =>
   [...readFileSync(join(repositoryRoot, file), 'utf8').matchAll(specifierPattern)]
     .map((match) => (match[1] ?? match[2])!)
