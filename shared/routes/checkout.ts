@@ -3,8 +3,8 @@ import { isApiError } from '../errors/api-error';
 import { jsonHeaders } from '../http/responses';
 import { recordMetric } from '../observability/metrics';
 import { storefrontRoute } from '../http/storefront-route';
-import { checkout } from './checkout';
-import type { CheckoutDeps } from './deps';
+import { checkout } from '../checkout/checkout';
+import type { CheckoutDeps } from '../checkout/deps';
 
 /**
  * The Lambda handler of one checkout endpoint: the storefront middleware chain around

@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error';
 import { header } from '../http/headers';
 import { ok } from '../http/responses';
 import { httpRoute } from '../http/route';
-import { isValidProviderSignature, parseProviderReceipt, recordReceipt, type ReceiptDeps } from './receipts';
+import { isValidProviderSignature, parseProviderReceipt, recordReceipt, type ReceiptDeps } from '../sms/receipts';
 
 /** What the receipts route needs: where receipts are recorded and queued, and the provider's HMAC key. */
 export interface ReceiptRouteDeps extends ReceiptDeps {
