@@ -1,5 +1,5 @@
 import { checkoutDeps } from '../shared/checkout/deps';
-import { checkoutHandler } from '../shared/checkout/handler';
+import { checkoutHandler } from '../shared/routes/checkout';
 import { defineFunction } from '../shared/config/define-function';
 
 /** POST /api/v1/checkout — B1 eSIM checkout: price, VAT, eSIM holds, payment intent (shared/checkout/). */

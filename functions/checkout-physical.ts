@@ -1,5 +1,5 @@
 import { checkoutDeps } from '../shared/checkout/deps';
-import { checkoutHandler } from '../shared/checkout/handler';
+import { checkoutHandler } from '../shared/routes/checkout';
 import { defineFunction } from '../shared/config/define-function';
 
 /** POST /api/v1/physical-checkout — B2 physical SIM checkout: price, VAT, SIM holds, payment intent (shared/checkout/). */

@@ -1,5 +1,5 @@
 import { defineFunction } from '../shared/config/define-function';
-import { getWebhookRoute, webhookRouteDeps } from '../shared/webhooks/subscription-routes';
+import { getWebhookRoute, webhookRouteDeps } from '../shared/routes/webhook-subscriptions';
 
-/** The get-webhook route of the webhook subscriptions (issue #15; shared/webhooks/subscription-routes.ts, docs/webhooks.md). */
+/** The get-webhook route of the webhook subscriptions (issue #15; shared/routes/webhook-subscriptions.ts, docs/webhooks.md). */
 export const handler = defineFunction('get-webhook', { deps: webhookRouteDeps, handler: getWebhookRoute });

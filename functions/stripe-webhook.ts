@@ -1,5 +1,5 @@
 import { defineFunction } from '../shared/config/define-function';
-import { webhookDeps, webhookRoute } from '../shared/fulfilment/webhook-route';
+import { webhookDeps, webhookRoute } from '../shared/routes/stripe-webhook';
 
-/** POST /api/v1/webhooks/stripe — signed payment events from Stripe, onto the fulfilment queue (shared/fulfilment/webhook-route.ts). */
+/** POST /api/v1/webhooks/stripe — signed payment events from Stripe, onto the fulfilment queue (shared/routes/stripe-webhook.ts). */
 export const handler = defineFunction('stripe-webhook', { deps: webhookDeps, handler: webhookRoute });

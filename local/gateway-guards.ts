@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { quoteInput } from '../shared/http/detail-text';
+import { quoteInput } from '../shared/errors/detail-text';
 
 /** API Gateway's quota for the URL of a regional REST API, in characters. */
 export const maxUrlLength = 10_240;

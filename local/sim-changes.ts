@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ApiError, isApiError } from '../shared/http/api-error';
+import { ApiError, isApiError } from '../shared/errors/api-error';
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
 import { simObject, type SimObject } from '../shared/sims/sim-object';
 import type { LocalMount } from './gateway';

@@ -7,7 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../../shared/http/api-error';
+import { ApiError } from '../../shared/errors/api-error';
 import { html, type Html } from './html';
 
 /** The console page's policy: nothing runs, nothing loads from elsewhere, forms post to the console, nobody frames it. */

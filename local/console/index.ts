@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, isApiError } from '../../shared/http/api-error';
+import { ApiError, isApiError } from '../../shared/errors/api-error';
 import { ActivityLog } from './activity';
 import { html } from './html';
 import { checkFormToken, checkHost, checkSameOrigin, readForm, send, sendError, sendHtml } from './http';

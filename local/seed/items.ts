@@ -18,7 +18,7 @@ import type {
 } from '../../shared/db/items';
 import { gsi1, key } from '../../shared/db/keys';
 import { simIccidItem } from '../../shared/sims/sim-writes';
-import { msisdnClaimItem } from '../../shared/sims/msisdn-index';
+import { msisdnClaimItem } from '../../shared/msisdn/msisdn-index';
 import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
 import { formatHundredths, normaliseDecimal, toHundredths } from '../../shared/vocabulary/decimal';
@@ -69,7 +69,7 @@ const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
  * Every item of a validated document (parseSeedDocument): customers with their paths, users,
  * bearer tokens and API keys as hashes only, data bundles and SIMs with the bundle's pool
  * usage summed exactly, plans, stock units, accounts and devices, and one `msisdn_claim` per
- * SIM with an MSISDN (the MSISDN index, shared/sims/msisdn-index.ts). The SIMs' list index
+ * SIM with an MSISDN (the MSISDN index, shared/msisdn/msisdn-index.ts). The SIMs' list index
  * (shared/sim-lists) is not among them: ./load.ts builds it, or leaves it to the table's
  * stream. Amounts come out with exactly two decimals; a SIM without
  * `updated_at` is stamped with `now`. Device owner and assignee e-mails are stored lower-cased,
@@ -192,7 +192,7 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
     assigned_to: device.assigned_to === null ? null : device.assigned_to.toLowerCase(),
   }));
 
-  // The MSISDN index (shared/sims/msisdn-index.ts): one claim per SIM with an MSISDN; the ICCID
+  // The MSISDN index (shared/msisdn/msisdn-index.ts): one claim per SIM with an MSISDN; the ICCID
   // items through which the operator feed finds SIMs.
   const msisdnClaims = sims.flatMap((sim) => msisdnClaimItem(sim) ?? []);
   const iccidItems = sims.map(simIccidItem);

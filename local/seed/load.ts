@@ -5,11 +5,11 @@ import type { CustomerItem, DataBundleItem, SimItem } from '../../shared/db/item
 import { key } from '../../shared/db/keys';
 import { assignBulkPositions, bulkIndexItems } from '../../shared/sim-lists/bulk-build';
 import { fenceItems } from '../../shared/sim-lists/fences';
-import { msisdnDigits, msisdnHolders } from '../../shared/sims/msisdn-index';
+import { msisdnDigits, msisdnHolders } from '../../shared/msisdn/msisdn-index';
 import { putSims } from '../../shared/sims/sim-writes';
 import { directoryItems, mergeDirectory } from '../../shared/groups/directory';
 import { poolContributionItem, poolContributionOf } from '../../shared/sim-lists/pools';
-import { toHundredths } from '../../shared/sims/amounts';
+import { toHundredths } from '../../shared/vocabulary/amounts';
 import { seedItems } from './items';
 import { entryLabel, parseSeedDocument, SeedValidationError, type SeedDocument } from './validate';
 
@@ -148,7 +148,7 @@ const poolUsageOf = (sims: readonly SimItem[]) =>
 
 /**
  * Refuses (SeedValidationError, naming each entry) a document whose SIM would take an MSISDN
- * that another SIM of the table already holds (its claim, shared/sims/msisdn-index.ts, names
+ * that another SIM of the table already holds (its claim, shared/msisdn/msisdn-index.ts, names
  * another SIM id), before anything is written. A SIM loaded again with its own number is fine.
  * Read before the batch writes, which cannot be conditional: a writer racing the load can still
  * slip in between (the seed loader is an operator's tool, not a concurrent path).

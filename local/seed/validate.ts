@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
-import { msisdnDigits } from '../../shared/sims/msisdn-index';
+import { msisdnDigits } from '../../shared/msisdn/msisdn-index';
 import { customerPaths } from './paths';
 import {
   accountSchema,

@@ -2,9 +2,9 @@
  * The pass criteria of one fuzz answer (issue 10, item 3): an answer at all, a status below
  * 500, and, except for HEAD, a JSON body with Content-Type application/json; for any status
  * outside 2xx the body is an object with string `detail` and `code`, the detail at most 512
- * characters (shared/http/detail-text.ts).
+ * characters (shared/errors/detail-text.ts).
  */
-import { maxDetailLength } from '../../shared/http/detail-text';
+import { maxDetailLength } from '../../shared/errors/detail-text';
 import type { FuzzRequest } from './fuzz-request';
 import type { WireOutcome } from './wire';
 

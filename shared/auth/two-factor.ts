@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, type TableKey } from '../db/batch-get';
 import type { ApiKeyItem, BearerTokenItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { credentialMatches, parseCredential } from './credentials';
 import { markFirstUse } from './first-use';
 

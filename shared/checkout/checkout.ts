@@ -3,7 +3,7 @@ import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import type { CheckoutEndpoint, OrderItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { readCheckoutItems } from './catalog';
 import type { CheckoutDeps } from './deps';
 import { checkCategoryRules, checkTopupDevices } from './esim-rules';

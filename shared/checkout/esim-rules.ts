@@ -1,5 +1,5 @@
 import type { AccountItem, DeviceItem } from '../db/items';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { isFreeEmailAddress } from './free-email';
 import type { PricedLine } from './pricing';
 

@@ -4,7 +4,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocu
 import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { CheckoutEndpoint, IdempotencyItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 
 /** Where idempotency records live and how long things take. */
 export interface IdempotencyStore {

@@ -1,6 +1,6 @@
 import type { CheckoutEndpoint, PlanItem } from '../db/items';
-import { ApiError } from '../http/api-error';
-import { quoteInput } from '../http/detail-text';
+import { ApiError } from '../errors/api-error';
+import { quoteInput } from '../errors/detail-text';
 import { endpointCategories } from './catalog';
 import { toPence } from './money';
 

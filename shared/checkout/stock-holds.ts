@@ -7,7 +7,7 @@ import { isTransactionCanceled, sendUnlessConditionFails } from '../db/condition
 import type { HeldStockUnit, StockUnitItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 
 /** Where stock lives and how holds are timed. */
 export interface StockStore {

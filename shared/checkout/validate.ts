@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { issuePath, validateWith, type Answers } from '../validation/validate';
 
 /** The 400 codes that request validation answers with, in the order in which they win. */

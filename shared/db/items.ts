@@ -379,7 +379,7 @@ export interface SmsInboundItem {
 /**
  * The claim of one MSISDN by one SIM (`MSISDN#<digits>`): written with the SIM, conditionally,
  * so that no two SIMs share an MSISDN, and read to find the SIM of an inbound SMS
- * (shared/sims/msisdn-index.ts).
+ * (shared/msisdn/msisdn-index.ts).
  */
 export interface MsisdnClaimItem {
   PK: string; SK: string;

@@ -22,7 +22,7 @@ export const key = {
   message: (messageId: string) => ({ PK: `MSG#${messageId}`, SK: 'MSG' }),
   /**
    * The one claim of an MSISDN (its digits, no `+`): which SIM holds it. Uniqueness of MSISDNs
-   * is a conditional write of this item (shared/sims/msisdn-index.ts); inbound SMS find their
+   * is a conditional write of this item (shared/msisdn/msisdn-index.ts); inbound SMS find their
    * SIM through it.
    */
   msisdn: (digits: string) => ({ PK: `MSISDN#${digits}`, SK: 'MSISDN' }),

@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { parseIsoDateTime } from '../time/iso-date-time';
-import { quoteInput } from '../http/detail-text';
+import { quoteInput } from '../errors/detail-text';
 import {
   connectionStatuses,
   customerFields,

@@ -3,7 +3,7 @@ import { holdStock } from '../checkout/stock-holds';
 import { sendUnlessConditionFails } from '../db/conditions';
 import type { HeldStockUnit, OrderItem, StockUnitItem } from '../db/items';
 import { key } from '../db/keys';
-import { isApiError } from '../http/api-error';
+import { isApiError } from '../errors/api-error';
 import type { FulfilmentDeps } from './deps';
 import { setHeldUnits } from './orders';
 

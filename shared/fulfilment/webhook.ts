@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { parseFulfilmentMessage } from './message';

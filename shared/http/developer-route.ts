@@ -1,13 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { cachedCaller, forgetCaller, rememberCaller, sameCaller } from '../auth/caller-cache';
-import { authenticateDeveloper, authenticateDeveloperWith, type DeveloperCaller } from '../auth/two-factor';
+import type { DeveloperCaller } from '../auth/two-factor';
 import { batchGetItems, type TableKey } from '../db/batch-get';
 import type { TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
-import { consumeRateLimit, expectsAdmission, type RateLimitOutcome } from '../rate-limit/rate-limit';
-import { appendLogKeys } from '../observability/invocation';
-import { addResponseHeaders, type HttpMiddleware } from './envelope';
+import { authenticate } from './developer/authenticate';
+import { callerLogKeys } from './developer/caller-log-keys';
+import { headStart } from './developer/head-start';
+import { rateLimit } from './developer/rate-limit';
+import { rateLimitHeaders } from './developer/rate-limit-headers';
+import { speculativeRead } from './developer/speculative-read';
+import { developerState, started, type RouteRead } from './developer/state';
+import type { HttpMiddleware } from './envelope';
 import { httpRoute } from './route';
 
 /** What every Area A route has: the table and a clock (epoch milliseconds). */
@@ -77,7 +81,7 @@ interface Admitted {
   prepared: () => Promise<unknown>;
 }
 
-/** The keys a route's `items` names; none when it throws (prepareFor then keeps that error for prepared()). */
+/** The keys a route's `items` names; none when it throws (the read then keeps that error for prepared()). */
 const keysOf = (
   items: (event: APIGatewayProxyEvent, caller: DeveloperCaller) => TableKey[],
   event: APIGatewayProxyEvent,
@@ -98,100 +102,69 @@ const getItems = async (deps: DeveloperDeps, keys: TableKey[]): Promise<(Record<
 export const inKeyOrder = (keys: readonly TableKey[], found: readonly Record<string, unknown>[]): (Record<string, unknown> | undefined)[] =>
   keys.map((wanted) => found.find((item) => item.PK === wanted.PK && item.SK === wanted.SK));
 
-const ignore = (): undefined => undefined;
-
-/** A started promise whose rejection is left for its reader (no unhandled-rejection warning). */
-const started = <T>(promise: Promise<T>): Promise<T> => {
-  promise.catch(() => undefined);
-  return promise;
+/** The route's lookup and read (its `prepare` or `items`) as the middlewares start them. */
+const routeRead = <Prepared, Deps extends DeveloperDeps, Looked>(options: DeveloperRouteOptions<Prepared, Deps, Looked>): RouteRead => {
+  const { deps, items, prepare, lookup } = options;
+  return {
+    reads: prepare !== undefined || items !== undefined,
+    looksUp: lookup !== undefined,
+    lookup: (event) => started(lookup ? lookup(event, deps) : Promise.resolve(undefined)),
+    ...(items ? { itemKeys: (event: APIGatewayProxyEvent, caller: DeveloperCaller) => keysOf(items, event, caller) } : {}),
+    // Async, so that a synchronous throw (a validation error) is kept for the route too.
+    start: (event, caller, looked) =>
+      started(
+        (async () => {
+          if (items) return getItems(deps, items(event, caller));
+          return prepare ? prepare({ event, caller, looked: looked as Promise<Looked> }, deps) : undefined;
+        })(),
+      ),
+  };
 };
 
 /**
- * The middleware every Area A route shares, after the JSON envelope: two-factor
- * authentication (shared/auth), then the rate limit (shared/rate-limit), whose six
- * X-RateLimit-* headers are added to whatever the request ends with (2xx, 4xx of validation,
- * 404/405, 429); a refused request is answered 429 before the route's function runs.
- * Failed authentication answers 401/403 without those headers: no user is known to count.
- *
- * Warm (shared/auth/caller-cache.ts): when this container already verified the same token and
- * key, the consistent authentication read, the rate-limit write for that caller and the
- * route's read all start at once (one round trip instead of two). The answer is still decided
- * in the same order by the same read: a failed authentication answers 401/403 (and forgets
- * the pair), whatever the rate limit said.
+ * The last step of the Area A chain: hands the verified caller and the route's read to the
+ * route's function, starting the read now if ./developer/speculative-read.ts did not.
  */
-const developerGuard = <Prepared, Deps extends DeveloperDeps, Looked>(
-  options: DeveloperRouteOptions<Prepared, Deps, Looked>,
-  resolved: Deps,
-  admitted: WeakMap<APIGatewayProxyEvent, Admitted>,
-): HttpMiddleware => ({
+const handOver = (read: RouteRead, admitted: WeakMap<APIGatewayProxyEvent, Admitted>): HttpMiddleware => ({
   before: async (request) => {
     const { event } = request;
-    const list = options.list ?? false;
-    const countFor = (caller: DeveloperCaller) => ({ userId: caller.userId, customerId: caller.customerId, list });
-    const looked = started(options.lookup ? options.lookup(event, resolved) : Promise.resolve(undefined as Looked));
-    // Async, so that a synchronous throw (a validation error) is kept for the route too.
-    const prepareFor = (caller: DeveloperCaller) =>
-      started(
-        (async () => {
-          if (options.items) return (await getItems(resolved, options.items(event, caller))) as Prepared;
-          return options.prepare ? options.prepare({ event, caller, looked }, resolved) : (undefined as Prepared);
-        })(),
-      );
-    const hasRead = options.prepare !== undefined || options.items !== undefined;
-    const prepareEarly = (caller: DeveloperCaller) =>
-      hasRead && expectsAdmission(resolved, countFor(caller)) ? prepareFor(caller) : undefined;
-
-    const hint = cachedCaller(event.headers);
-    let caller: DeveloperCaller;
-    let limit: RateLimitOutcome;
-    let prepared: Promise<Prepared> | undefined;
-    if (hint) {
-      // The route's items ride in the authentication read when admission is expected.
-      const expected = hasRead && expectsAdmission(resolved, countFor(hint));
-      const itemKeys = expected && options.items ? keysOf(options.items, event, hint) : undefined;
-      prepared = expected && !itemKeys?.keys ? prepareFor(hint) : undefined;
-      const [verified, counted] = await Promise.allSettled([
-        authenticateDeveloperWith(resolved, event, itemKeys?.keys),
-        started(consumeRateLimit(resolved, countFor(hint))),
-      ]);
-      if (verified.status === 'rejected') {
-        forgetCaller(event.headers);
-        throw verified.reason;
-      }
-      caller = verified.value.caller;
-      if (itemKeys?.keys) prepared = Promise.resolve(verified.value.also as Prepared);
-      if (sameCaller(caller, hint)) {
-        if (counted.status === 'rejected') throw counted.reason;
-        limit = counted.value;
-      } else {
-        rememberCaller(event.headers, caller);
-        prepared = undefined;
-        limit = await consumeRateLimit(resolved, countFor(caller));
-      }
-    } else {
-      caller = await authenticateDeveloper(resolved, event);
-      rememberCaller(event.headers, caller);
-      // The rate-limit write waits for the lookup too (started beside authentication), so that it
-      // and the route's read that needs the lookup go out together: one round trip, not two
-      // overlapping ones when the lookup answers after the rate-limit write.
-      if (options.lookup && hasRead) await looked.then(ignore, ignore);
-      prepared = prepareEarly(caller);
-      limit = await consumeRateLimit(resolved, countFor(caller));
-    }
-    addResponseHeaders(request, limit.headers);
-    // Who is calling, on every later log line of the request (ids, never the credentials).
-    appendLogKeys({ user_id: caller.userId, customer_id: caller.customerId });
-    if (limit.rejection) throw limit.rejection;
-    const settled = prepared ?? prepareFor(caller);
+    const state = developerState(request);
+    const caller = state.caller!;
+    const settled = state.prepared ?? read.start(event, caller, state.looked ?? Promise.resolve(undefined));
     admitted.set(event, { caller, prepared: () => settled });
   },
 });
 
 /**
- * Builds an Area A route on httpRoute: the JSON error envelope, then developerGuard (two
- * factors, rate limit and its headers, the optional `prepare` step or `items` read, beside the
- * rate-limit write when that is expected to admit), then JSON body parsing when asked, then
- * `handler` with the verified caller.
+ * The middleware every Area A route shares, after the JSON envelope, one job each
+ * (shared/http/developer/): the rate-limit headers on whatever the request ends with; the
+ * head start (the lookup, and on a warm request the authentication read, the rate-limit write
+ * and the expected read all at once); two-factor authentication (401/403, without rate-limit
+ * headers: no user is known to count); the speculative read beside the rate-limit write; the
+ * rate limit (429 before the route's function runs); the caller's log keys; the hand-over.
+ */
+const developerChain = <Prepared, Deps extends DeveloperDeps, Looked>(
+  options: DeveloperRouteOptions<Prepared, Deps, Looked>,
+  admitted: WeakMap<APIGatewayProxyEvent, Admitted>,
+): HttpMiddleware[] => {
+  const read = routeRead(options);
+  const list = options.list ?? false;
+  return [
+    rateLimitHeaders(),
+    headStart(options.deps, read, list),
+    authenticate(options.deps),
+    speculativeRead(options.deps, read, list),
+    rateLimit(options.deps, list),
+    callerLogKeys(),
+    handOver(read, admitted),
+  ];
+};
+
+/**
+ * Builds an Area A route on httpRoute: the JSON error envelope, then the Area A middlewares
+ * (developerChain: two factors, rate limit and its headers, the optional `prepare` step or
+ * `items` read, beside the rate-limit write when that is expected to admit), then JSON body
+ * parsing when asked, then `handler` with the verified caller.
  * Order of answers: authentication (401/403), then rate limit (429), then validation and
  * the route's own errors.
  */
@@ -200,7 +173,7 @@ export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps 
   handler: (request: DeveloperRequest<Prepared>, deps: Deps) => Promise<APIGatewayProxyResult>,
 ) => {
   const admitted = new WeakMap<APIGatewayProxyEvent, Admitted>();
-  return httpRoute({ json: options.json, guards: [developerGuard(options, options.deps, admitted)] }, async (event, context) => {
+  return httpRoute({ json: options.json, guards: developerChain(options, admitted) }, async (event, context) => {
     const state = admitted.get(event);
     if (!state) throw new Error('developerRoute: the request was not admitted by its guard');
     return handler({ event, context, caller: state.caller, prepared: state.prepared as () => Promise<Prepared> }, options.deps);

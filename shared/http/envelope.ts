@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, isApiError } from './api-error';
+import { ApiError, isApiError } from '../errors/api-error';
 import { logger } from '../observability/logger';
 import { noteAnswerCode } from '../observability/invocation';
 import { errorResponse, jsonHeaders } from './responses';

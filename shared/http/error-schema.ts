@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { maxDetailLength, maxQuotedCharacters } from './detail-text';
+import { maxDetailLength, maxQuotedCharacters } from '../errors/detail-text';
 
 /**
  * The error body of both areas as a valibot schema: the one source of its JSON Schema in

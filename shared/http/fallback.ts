@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { routes } from '../topology/routes';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import { methodsForPath } from './route-match';
 
 /**

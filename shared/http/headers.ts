@@ -12,3 +12,16 @@ export const header = (event: Pick<APIGatewayProxyEvent, 'headers'>, name: strin
   }
   return undefined;
 };
+
+/**
+ * The public origin of this API as the request reached it (`https://host[/stage]`), used for
+ * the receipt URL when PUBLIC_BASE_URL is not set.
+ */
+export const requestBaseUrl = (event: Pick<APIGatewayProxyEvent, 'headers' | 'requestContext'>): string | undefined => {
+  const host = header(event, 'Host');
+  if (!host) return undefined;
+  const protocol = header(event, 'X-Forwarded-Proto')?.split(',')[0]?.trim() || 'https';
+  const stage = event.requestContext?.stage;
+  const stagePrefix = stage && event.requestContext?.path?.startsWith(`/${stage}/`) ? `/${stage}` : '';
+  return `${protocol}://${host}${stagePrefix}`;
+};

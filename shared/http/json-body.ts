@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import type { HttpMiddleware } from './envelope';
 
 /**

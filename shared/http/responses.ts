@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { ApiError } from './api-error';
+import type { ApiError } from '../errors/api-error';
 import type { ErrorBody } from './error-schema';
 
 /** Headers every JSON response carries. */

@@ -1,7 +1,7 @@
 import { logger } from '../observability/logger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getSecret } from '../config/secrets';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import type { HttpMiddleware } from './envelope';
 import { header } from './headers';
 

@@ -2,7 +2,7 @@ import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../db/conditions';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { pollInterval, windowLimits, type WindowLimit } from './limits';
 import {
   lastListAttribute,

@@ -4,7 +4,7 @@ import type { SimItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { poolAttribute, poolShardOf } from '../groups/directory';
-import { toHundredths } from '../sims/amounts';
+import { toHundredths } from '../vocabulary/amounts';
 import type { ListTable } from './fences';
 
 /**

@@ -7,7 +7,7 @@ import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
 import { bucketsOfPage, legacyPageSlots, pageShards } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
-import { claimMsisdnAlone } from '../sims/msisdn-index';
+import { claimMsisdnAlone } from '../msisdn/msisdn-index';
 
 /** Where a rebuild is, for its progress bar. */
 export interface RebuildProgress {

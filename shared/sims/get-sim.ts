@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import type { SimDeps, SimScope } from './deps';
 import type { GroupDirectory } from '../groups/directory';
 import { simInScope, simObject, type SimObject } from './sim-object';

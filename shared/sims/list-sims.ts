@@ -3,7 +3,7 @@ import { batchGetItems } from '../db/batch-get';
 import type { CustomerItem, SimItem } from '../db/items';
 import { isUsablePartitionKey } from '../db/key-limits';
 import { gsi1Partition, key, partition } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { readListDirectory, readListIds, type ListDirectory, type ListRequest } from '../sim-lists/read-list';
 import type { SimDeps, SimScope } from './deps';

@@ -1,6 +1,6 @@
 import type { SimItem } from '../db/items';
 import type { GroupDirectory } from '../groups/directory';
-import { formatDecimal, formatGbp, megabytes, pounds, toHundredths } from './amounts';
+import { formatDecimal, formatGbp, megabytes, pounds, toHundredths } from '../vocabulary/amounts';
 import type { SimObject } from './sim-schema';
 
 /** The SIM object and its data bundle: types of the schemas in ./sim-schema.ts (SPEC.md, "SIM object"). */

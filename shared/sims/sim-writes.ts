@@ -3,7 +3,7 @@ import { sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions } from '../sim-lists/positions';
-import { claimMsisdnAlone, releaseMsisdn } from './msisdn-index';
+import { claimMsisdnAlone, releaseMsisdn } from '../msisdn/msisdn-index';
 import { isoWithOffset } from './sim-object';
 
 /**
@@ -13,7 +13,7 @@ import { isoWithOffset } from './sim-object';
  * a time position in the list of every customer on its path (shared/sim-lists/positions.ts);
  * the table's stream then keeps the list index exact (shared/sim-lists/maintain.ts) and makes
  * the lifecycle events. A writer never writes list items itself. The MSISDN index
- * (./msisdn-index.ts) is kept here too: a new number is claimed before the SIM takes it (and a
+ * (shared/msisdn/msisdn-index.ts) is kept here too: a new number is claimed before the SIM takes it (and a
  * SIM whose number another SIM holds is refused), a number given up is released after.
  */
 

@@ -4,7 +4,7 @@ import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
 import { concurrencyLimit } from '../async/limit';
-import { claimMsisdnAlone } from './msisdn-index';
+import { claimMsisdnAlone } from '../msisdn/msisdn-index';
 import { isoWithOffset } from './sim-object';
 import { MsisdnInUse, putSimIccid, releaseMsisdnAlone, simIccidItem, type SimTable } from './sim-writes';
 

@@ -1,30 +1,15 @@
 /**
  * Which SMS provider adapter this environment uses. It stays in sms/ rather than beside the
  * adapter (shared/adapters/sms-provider/): it uses the SMS configuration and
- * the request's origin, which an adapter does not know about.
+ * the request's origin (requestBaseUrl, shared/http/headers.ts), which an adapter does not know about.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { getSecret } from '../config/secrets';
-import { header } from '../http/headers';
 import type { AwsConfig, SmsConfig } from '../config/function-config';
 import { awsSmsProvider } from '../adapters/sms-provider/aws-sms-provider';
 import { httpSmsProvider, type SmsProvider } from '../adapters/sms-provider/provider';
 
 /** Path of the inbound receipts route (shared/topology/routes.ts), appended to the public base URL. */
 export const receiptsPath = '/sms-provider/receipts';
-
-/**
- * The public origin of this API as the request reached it (`https://host[/stage]`), used for
- * the receipt URL when PUBLIC_BASE_URL is not set.
- */
-export const requestBaseUrl = (event: Pick<APIGatewayProxyEvent, 'headers' | 'requestContext'>): string | undefined => {
-  const host = header(event, 'Host');
-  if (!host) return undefined;
-  const protocol = header(event, 'X-Forwarded-Proto')?.split(',')[0]?.trim() || 'https';
-  const stage = event.requestContext?.stage;
-  const stagePrefix = stage && event.requestContext?.path?.startsWith(`/${stage}/`) ? `/${stage}` : '';
-  return `${protocol}://${host}${stagePrefix}`;
-};
 
 /**
  * The provider adapter for this environment: SMS_PROVIDER_URL, the SMS_PROVIDER_TOKEN secret,

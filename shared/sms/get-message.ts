@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { getAnyMessage, isVisibleStatus, type MessageTable } from './message-store';
 import { isPossibleMessageId } from './message-id';
 import { isValidIccid } from './sim-target';

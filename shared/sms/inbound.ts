@@ -14,7 +14,7 @@ import { key } from '../db/keys';
 import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
-import { findSimByMsisdn, msisdnDigits } from '../sims/msisdn-index';
+import { findSimByMsisdn, msisdnDigits } from '../msisdn/msisdn-index';
 import { findMessageByProviderId, type MessageTable } from './message-store';
 import { isoWithOffset } from './time';
 
@@ -92,7 +92,7 @@ const lastDigits = (number: string): string => `…${msisdnDigits(number).slice(
 
 /**
  * Receives one inbound SMS: finds the SIM whose MSISDN is its originationNumber's digits
- * (the MSISDN index, shared/sims/msisdn-index.ts); an unknown number is logged (its last four
+ * (the MSISDN index, shared/msisdn/msisdn-index.ts); an unknown number is logged (its last four
  * digits), counted and dropped. Otherwise the message is stored once under
  * `inboundMessageId(...)` (a repeated inboundMessageId is a `repeat`), as the SIM's owner's,
  * with `in_reply_to`: our message_id when previousPublishedMessageId is the network's id of an

@@ -2,7 +2,7 @@ import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import type { ReceiptQueue } from '../callbacks/receipt-queue';
 import { applyReceipt, terminalStatuses, type MessageTable, type TerminalStatus } from './message-store';
 import type { SmsMessageItem } from '../db/items';

@@ -4,7 +4,7 @@ import { recordMetric } from '../observability/metrics';
 import { randomUUID } from 'node:crypto';
 import type { SimItem, SmsMessageItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import type { CallbackUrlPolicy } from '../callbacks/callback-url';
 import { confirmSent, releaseReservation, reserveMessage, type MessageTable } from './message-store';
 import { SmsProviderFailure, type SmsProvider } from '../adapters/sms-provider/provider';

@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CustomerItem, SimItem } from '../db/items';
 import { key } from '../db/keys';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { readSimByIccid } from '../sims/sim-by-iccid';
 
 /** What finding a SIM needs: the single table. */

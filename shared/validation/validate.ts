@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 
 /**
  * The one validation path of both areas: a request part (a body, a query string) is parsed

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CallbackUrlRefused, checkCallbackUrl, type CallbackUrlPolicy } from '../callbacks/callback-url';
-import { ApiError } from '../http/api-error';
-import { quoteInput } from '../http/detail-text';
+import { ApiError } from '../errors/api-error';
+import { quoteInput } from '../errors/detail-text';
 import { defaultEventTypes, eventTypes, isEventType, type EventType } from './event-types';
 import { CreateWebhookRequest, maxDescriptionLength } from './schemas';
 
@@ -17,7 +17,7 @@ const refused = (code: string, detail: string) => new ApiError(400, code, detail
 /** Unknown names a detail quotes; the rest are counted. */
 const unknownNamesQuoted = 3;
 
-/** The unknown event names as the detail gives them: the first three quoted (./detail-text.ts), the rest counted. */
+/** The unknown event names as the detail gives them: the first three quoted (shared/errors/detail-text.ts), the rest counted. */
 const unknownEventsText = (unknown: unknown[]): string => {
   const quoted = unknown.slice(0, unknownNamesQuoted).map(quoteInput).join(', ');
   if (unknown.length <= unknownNamesQuoted) return `unknown event types: ${quoted}`;

@@ -1,5 +1,5 @@
 import type { WebhookSubscriptionItem } from '../db/items';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import type { ValidCreateRequest } from './create-request';
 import { newSigningSecret, newSubscriptionId, sealSecret } from './secret-box';
 import { createSubscription, maxSubscriptionsPerCustomer, SubscriptionLimitReached, type SubscriptionTable } from './subscriptions';

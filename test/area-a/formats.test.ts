@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { credentialHash, credentialMatches, generateCredential, parseCredential, prefixOf } from '../../shared/auth/credentials';
 import { roundTrips, type RecordedCall } from '../../shared/db/call-counter';
-import { formatGbp, megabytes, pounds, toHundredths } from '../../shared/sims/amounts';
+import { formatGbp, megabytes, pounds, toHundredths } from '../../shared/vocabulary/amounts';
 import { parseIsoDateTime } from '../../shared/time/iso-date-time';
 import { isoWithOffset } from '../../shared/sims/sim-object';
-import { ApiError } from '../../shared/http/api-error';
-import { quoteInput } from '../../shared/http/detail-text';
+import { ApiError } from '../../shared/errors/api-error';
+import { quoteInput } from '../../shared/errors/detail-text';
 
 describe('amounts', () => {
   it.each([

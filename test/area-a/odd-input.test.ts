@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSmsRoute } from '../../shared/sms/get-sms-route';
-import { listSimsRoute } from '../../shared/sims/list-sims-route';
+import { getSmsRoute } from '../../shared/routes/get-sms';
+import { listSimsRoute } from '../../shared/routes/list-sims';
 import type { LocalRuntime } from '../../local/runtime';
 import { countCalls, type CallCounter } from '../../shared/db/call-counter';
 import { startTestRuntime } from '../support/runtime';

@@ -8,7 +8,7 @@ import { loadSeedDocument } from '../../local/seed/load';
 import { functionConfigs } from '../../shared/config/function-config';
 import { readConfiguration } from '../../shared/config/variables';
 import type { CheckoutDeps } from '../../shared/checkout/deps';
-import { checkoutHandler } from '../../shared/checkout/handler';
+import { checkoutHandler } from '../../shared/routes/checkout';
 import { idempotencyTimings } from '../../shared/checkout/idempotency';
 import { rateTableTaxCalculator, type TaxCalculator } from '../../shared/checkout/tax';
 import type { CheckoutEndpoint } from '../../shared/db/items';

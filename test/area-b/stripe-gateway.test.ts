@@ -8,7 +8,7 @@ import { loadSeedDocument } from '../../local/seed/load';
 import { stripeGateway, type PaymentIntentRequest } from '../../shared/adapters/stripe/payment-gateway';
 import { StripeApiError, stripeApiVersion, type StripeRequestPolicy } from '../../shared/adapters/stripe/stripe-api';
 import { stripeForm } from '../../shared/adapters/stripe/form-encoding';
-import { checkoutHandler } from '../../shared/checkout/handler';
+import { checkoutHandler } from '../../shared/routes/checkout';
 import { rateTableTaxCalculator } from '../../shared/checkout/tax';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { documents, readOrder, serviceToken, stripeTestKey } from './support/checkout-api';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/api-error';
+import { ApiError } from '../../shared/errors/api-error';
 import { addResponseHeaders, type HttpMiddleware } from '../../shared/http/envelope';
 import { httpRoute } from '../../shared/http/route';
 import { ok } from '../../shared/http/responses';

@@ -10,9 +10,10 @@ import { repositoryRoot } from '../../local/handler-loader';
 /**
  * The layers of the house (README, Layout): the runtime (functions/, shared/) reads nothing
  * from the CDK app (infra/), the local tooling (local/), the admin CLI (admin/), the docs
- * tooling (scripts/), the benchmark or the tests. Read twice: from the sources, where
- * type-only imports count too, and from esbuild's metafile of the deployed bundles, which
- * names every module a function actually carries.
+ * tooling (scripts/), the benchmark or the tests; within shared/, no folder imports itself
+ * through others, and the domain imports neither the HTTP layer nor the routes. Read twice:
+ * from the sources, where type-only imports count too, and from esbuild's metafile of the
+ * deployed bundles, which names every module a function actually carries.
  */
 
 /** Every .ts file under `folder`, relative to the repository root with forward slashes. */
@@ -25,7 +26,7 @@ const sourceFiles = (folder: string): string[] =>
 /** `from '…'`, `import '…'` and `import('…')`: every module specifier a file names. */
 const specifierPattern = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
 
-/** The first-party modules `file` imports, as repository paths (`shared/http/api-error.ts`). */
+/** The first-party modules `file` imports, as repository paths (`shared/errors/api-error.ts`). */
 const localImports = (file: string): string[] =>
   [...readFileSync(join(repositoryRoot, file), 'utf8').matchAll(specifierPattern)]
     .map((match) => (match[1] ?? match[2])!)
@@ -40,6 +41,63 @@ const importEdges = (...folders: string[]): Array<[string, string]> =>
   folders.flatMap((folder) => sourceFiles(folder).flatMap((file) => localImports(file).map((to): [string, string] => [file, to])));
 
 const runtimeFolders = ['functions/', 'shared/'];
+
+/** The folder under shared/ that a repository path is in (`shared/http/developer/state.ts` → `shared/http`). */
+const sharedFolderOf = (path: string): string => path.split('/').slice(0, 2).join('/');
+
+/** The folder graph of shared/: folder → the other folders of shared/ its files import. */
+const folderGraph = (): Map<string, Set<string>> => {
+  const graph = new Map<string, Set<string>>();
+  for (const [from, to] of importEdges('shared')) {
+    if (!to.startsWith('shared/')) continue;
+    const [source, target] = [sharedFolderOf(from), sharedFolderOf(to)];
+    if (!graph.has(source)) graph.set(source, new Set());
+    if (source !== target) graph.get(source)!.add(target);
+  }
+  return graph;
+};
+
+/**
+ * The folder cycles: each set of two or more folders that reach one another through imports
+ * (the strongly connected components of the folder graph, Tarjan's algorithm), sorted.
+ */
+const folderCycles = (graph: Map<string, Set<string>>): string[][] => {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (folder: string): void => {
+    index.set(folder, index.size);
+    low.set(folder, index.get(folder)!);
+    stack.push(folder);
+    for (const next of graph.get(folder) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(folder, Math.min(low.get(folder)!, low.get(next)!));
+      } else if (stack.includes(next)) {
+        low.set(folder, Math.min(low.get(folder)!, index.get(next)!));
+      }
+    }
+    if (low.get(folder) !== index.get(folder)) return;
+    const component: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      component.push(member);
+      if (member === folder) break;
+    }
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const folder of [...graph.keys()].sort()) if (!index.has(folder)) visit(folder);
+  return cycles;
+};
+
+/**
+ * The folders of shared/ that are not domain: the HTTP layer (http/: middleware, responses,
+ * request parsing), the routes and consumers (routes/), and what every layer may use (errors/,
+ * config/, observability/, adapters/, db/, validation/). Every other folder holds domain code,
+ * or neutral code the domain uses (topology/, vocabulary/, text/, time/, async/, queues/: none
+ * of them imports HTTP either, so they are held to the same rule).
+ */
+const notDomain = ['http', 'routes', 'errors', 'config', 'observability', 'adapters', 'db', 'validation'].map((name) => `shared/${name}`);
 
 describe('layers', () => {
   it('no runtime module (functions/, shared/) imports anything outside the runtime, infra/ least of all', () => {
@@ -56,6 +114,23 @@ describe('layers', () => {
     expect(
       edges.filter(([, to]) => !['shared/adapters/', 'shared/config/', 'shared/observability/'].some((folder) => to.startsWith(folder))),
     ).toEqual([]);
+  });
+
+  it('no folder of shared/ imports itself through others: no folder-level cycle', () => {
+    const graph = folderGraph();
+    // The graph is really read: the routes import the HTTP layer and the domain, the HTTP layer the errors.
+    expect([...graph.get('shared/routes')!]).toEqual(expect.arrayContaining(['shared/http', 'shared/sims', 'shared/webhooks']));
+    expect([...graph.get('shared/http')!]).toContain('shared/errors');
+    expect(folderCycles(graph)).toEqual([]);
+    // The check finds a cycle when there is one (through a third folder, too).
+    const looped = new Map([...graph, ['shared/errors', new Set(['shared/sims'])]]);
+    expect(folderCycles(looped).length).toBeGreaterThan(0);
+  });
+
+  it('a domain folder imports neither the HTTP layer (shared/http/) nor the routes (shared/routes/)', () => {
+    const domainEdges = importEdges('shared').filter(([from]) => !notDomain.includes(sharedFolderOf(from)));
+    expect(domainEdges).toContainEqual(['shared/sims/get-sim.ts', 'shared/errors/api-error.ts']);
+    expect(domainEdges.filter(([, to]) => ['shared/http', 'shared/routes'].includes(sharedFolderOf(to)))).toEqual([]);
   });
 
   it('the logger and metrics (shared/observability/) import nothing of the service but each other', () => {

@@ -4,7 +4,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadSeedDocument } from '../../local/seed/load';
 import { SeedValidationError } from '../../local/seed/validate';
-import { claimMsisdnAlone, findSimByMsisdn } from '../../shared/sims/msisdn-index';
+import { claimMsisdnAlone, findSimByMsisdn } from '../../shared/msisdn/msisdn-index';
 import { gsi1Partition, key } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { createTestTable, testDynamoClient } from '../support/resources';

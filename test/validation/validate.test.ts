@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/api-error';
+import { ApiError } from '../../shared/errors/api-error';
 import { validateListSimsQuery } from '../../shared/sims/list-query';
 import { validateSubmission } from '../../shared/sms/submission';
 import { codedAnswers, readRefusal, refusalMessage } from '../../shared/validation/coded-message';

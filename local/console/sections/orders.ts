@@ -10,8 +10,8 @@
 import { getOrder } from '../../../shared/checkout/orders';
 import { basename, dirname, resolve } from 'node:path';
 import type { FulfilmentEffectItem, OrderItem, OrderStatus } from '../../../shared/db/items';
-import { ApiError } from '../../../shared/http/api-error';
-import { quoteInput } from '../../../shared/http/detail-text';
+import { ApiError } from '../../../shared/errors/api-error';
+import { quoteInput } from '../../../shared/errors/detail-text';
 import { pay } from '../../pay-cli';
 import type { PaymentIntent } from '../../stripe-emulator/intents';
 import type { ActivityLog } from '../activity';

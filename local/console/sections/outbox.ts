@@ -6,8 +6,8 @@
  * `GET /_local/outbox/{file}/parts/{index}` (one part: an attachment as a download, a body
  * shown in a sandbox).
  */
-import { ApiError } from '../../../shared/http/api-error';
-import { quoteInput } from '../../../shared/http/detail-text';
+import { ApiError } from '../../../shared/errors/api-error';
+import { quoteInput } from '../../../shared/errors/detail-text';
 import { html, type Html } from '../html';
 import { sendDownload, sendSandboxed } from '../http';
 import type { MessagePart } from '../mime';

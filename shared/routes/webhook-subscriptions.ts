@@ -4,14 +4,14 @@ import type { HostResolver } from '../callbacks/resolve-host';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
 import type { WebhookSubscriptionItem } from '../db/items';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { validateCreateRequest } from './create-request';
-import { deliveryView, listDeliveries } from './deliveries';
-import { isSubscriptionId, newSigningSecret, sealSecret } from './secret-box';
-import { subscribeCustomer } from './subscribe';
-import { deleteSubscription, listSubscriptions, readSubscription, rotateSubscriptionSecret, subscriptionView } from './subscriptions';
+import { validateCreateRequest } from '../webhooks/create-request';
+import { deliveryView, listDeliveries } from '../webhooks/deliveries';
+import { isSubscriptionId, newSigningSecret, sealSecret } from '../webhooks/secret-box';
+import { subscribeCustomer } from '../webhooks/subscribe';
+import { deleteSubscription, listSubscriptions, readSubscription, rotateSubscriptionSecret, subscriptionView } from '../webhooks/subscriptions';
 
 /** What the webhook subscription routes need beyond every Area A route's deps. */
 export interface WebhookRouteDeps extends DeveloperDeps {

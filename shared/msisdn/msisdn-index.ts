@@ -6,6 +6,9 @@
  * the SIMs (after refusing a document whose MSISDNs collide, within it or with the table), and
  * a path that creates a SIM or changes its MSISDN puts `claimMsisdn` (and, on a change,
  * `releaseMsisdn` of the old number) in the same transaction as the SIM item.
+ *
+ * A folder of its own, below sims/, sim-lists/ and sms/, which all use it (in sims/ it made
+ * sims/ and sim-lists/ import each other).
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, maxBatchGetKeys } from '../db/batch-get';

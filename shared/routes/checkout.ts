@@ -1,10 +1,10 @@
 import type { CheckoutEndpoint } from '../db/items';
-import { isApiError } from '../http/api-error';
+import { isApiError } from '../errors/api-error';
 import { jsonHeaders } from '../http/responses';
 import { recordMetric } from '../observability/metrics';
 import { storefrontRoute } from '../http/storefront-route';
-import { checkout } from './checkout';
-import type { CheckoutDeps } from './deps';
+import { checkout } from '../checkout/checkout';
+import type { CheckoutDeps } from '../checkout/deps';
 
 /**
  * The Lambda handler of one checkout endpoint: the storefront middleware chain around

@@ -1,6 +1,6 @@
 import { developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { customersNamed, listSims, planListSims } from './list-sims';
+import { customersNamed, listSims, planListSims } from '../sims/list-sims';
 
 /**
  * GET /developer/api/sims/ (A1): a page of the SIMs in the key's scope. A `customer` name is

@@ -1,5 +1,5 @@
-import { developerRoute, type DeveloperDeps } from './developer-route';
-import { unroutedRequestError } from './fallback';
+import { developerRoute, type DeveloperDeps } from '../http/developer-route';
+import { unroutedRequestError } from '../http/fallback';
 
 /**
  * Any request under /developer/api/ that no route serves: JSON 404 `not_found` or 405

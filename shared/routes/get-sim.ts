@@ -3,7 +3,7 @@ import { ok } from '../http/responses';
 import { appendLogKeys } from '../observability/invocation';
 import { key } from '../db/keys';
 import { directoryOf } from '../groups/directory';
-import { simForScope, simIdFromPath, simItemOf } from './get-sim';
+import { simForScope, simIdFromPath, simItemOf } from '../sims/get-sim';
 
 /**
  * GET /developer/api/sims/{sim}/ (A2): one SIM in the key's scope. The SIM and its group's

@@ -3,8 +3,8 @@ import { getSecret } from '../config/secrets';
 import { header } from '../http/headers';
 import { ok } from '../http/responses';
 import { httpRoute } from '../http/route';
-import { sqsFulfilmentQueue } from './queue';
-import { receiveStripeEvent, type WebhookDeps } from './webhook';
+import { sqsFulfilmentQueue } from '../fulfilment/queue';
+import { receiveStripeEvent, type WebhookDeps } from '../fulfilment/webhook';
 
 /** The deps of the stripe-webhook function, from its configuration (read once at init). */
 export const webhookDeps = (config: FunctionConfig<'stripe-webhook'>): WebhookDeps => {

@@ -3,11 +3,11 @@ import { sqsReceiptQueue } from '../callbacks/receipt-queue';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
 import { documentClient } from '../db/client';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../errors/api-error';
 import { header } from '../http/headers';
 import { ok } from '../http/responses';
 import { httpRoute } from '../http/route';
-import { isValidProviderSignature, parseProviderReceipt, recordReceipt, type ReceiptDeps } from './receipts';
+import { isValidProviderSignature, parseProviderReceipt, recordReceipt, type ReceiptDeps } from '../sms/receipts';
 
 /** What the receipts route needs: where receipts are recorded and queued, and the provider's HMAC key. */
 export interface ReceiptRouteDeps extends ReceiptDeps {

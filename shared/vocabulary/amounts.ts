@@ -1,6 +1,7 @@
 /**
  * Exact formatting of the stored decimal strings (GBP amounts and megabytes, "12.50") as the
- * API shows them, in integer hundredths: no binary floating point anywhere.
+ * API shows them, in integer hundredths: no binary floating point anywhere. In vocabulary/
+ * beside decimal.ts, as sims/ (the SIM object) and sim-lists/ (pool usage) both use it.
  */
 
 const decimalPattern = /^(-?)(\d+)(?:\.(\d+))?$/;

@@ -3,10 +3,11 @@ import { parseAllowedHosts } from '../callbacks/allowed-hosts';
 import type { FunctionConfig } from '../config/function-config';
 import type { SimItem } from '../db/items';
 import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
+import { requestBaseUrl } from '../http/headers';
 import { ok } from '../http/responses';
-import { requestBaseUrl, smsProviderOf } from './configured-provider';
-import { sendSms } from './send-sms';
-import { findSimInScope } from './sim-target';
+import { smsProviderOf } from '../sms/configured-provider';
+import { sendSms } from '../sms/send-sms';
+import { findSimInScope } from '../sms/sim-target';
 
 /** What sending an SMS needs beyond every Area A route's deps. */
 export interface SendSmsDeps extends DeveloperDeps {

@@ -1,6 +1,6 @@
 import { developerRoute, type DeveloperDeps } from '../http/developer-route';
 import { ok } from '../http/responses';
-import { getMessageState } from './get-message';
+import { getMessageState } from '../sms/get-message';
 
 /**
  * GET /developer/api/sims/{sim}/sms/{message_id}/ (reconciliation, beyond the spec), `{sim}`
