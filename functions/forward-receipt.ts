@@ -1,5 +1,5 @@
-import { forwardConsumerDeps, forwardReceiptConsumer } from '../shared/callbacks/forward-consumer';
 import { defineFunction } from '../shared/config/define-function';
+import { forwardConsumerDeps, forwardReceiptConsumer } from '../shared/routes/forward-receipt';
 
-/** Consumer of the callbacks queue: posts each delivery receipt to its callback_url, signed (shared/callbacks/forward-consumer.ts). */
+/** Consumer of the callbacks queue: posts each delivery receipt to its callback_url, signed (shared/routes/forward-receipt.ts). */
 export const handler = defineFunction('forward-receipt', { deps: forwardConsumerDeps, handler: forwardReceiptConsumer });

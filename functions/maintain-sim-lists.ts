@@ -1,8 +1,8 @@
 import { defineFunction } from '../shared/config/define-function';
-import { listConsumerDeps, maintainSimListsConsumer } from '../shared/sim-lists/stream-consumer';
+import { listConsumerDeps, maintainSimListsConsumer } from '../shared/routes/maintain-sim-lists';
 
 /**
  * Consumer of the table's DynamoDB stream (issue #19): keeps the SIM list index that A1 reads
- * exact for every SIM change, whoever wrote it (shared/sim-lists/stream-consumer.ts).
+ * exact for every SIM change, whoever wrote it (shared/routes/maintain-sim-lists.ts).
  */
 export const handler = defineFunction('maintain-sim-lists', { deps: listConsumerDeps, handler: maintainSimListsConsumer });

@@ -1,5 +1,5 @@
 import { defineFunction } from '../shared/config/define-function';
-import { inboundDeps, receiveInboundMessages } from '../shared/sms/event-consumers';
+import { inboundDeps, receiveInboundMessages } from '../shared/routes/receive-inbound-sms';
 
 /**
  * Consumer of the `sms-inbound` SNS topic (issue #21): an SMS a SIM sent to the service's number

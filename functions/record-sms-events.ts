@@ -1,5 +1,5 @@
 import { defineFunction } from '../shared/config/define-function';
-import { deliveryEventDeps, recordSmsEvents } from '../shared/sms/event-consumers';
+import { deliveryEventDeps, recordSmsEvents } from '../shared/routes/record-sms-events';
 
 /**
  * Consumer of the `sms-events` SNS topic (issue #21): delivery events of AWS End User Messaging

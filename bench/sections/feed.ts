@@ -25,7 +25,7 @@ import { lambdaContext } from '../../local/lambda-context';
 import { buildSqsEvent, localQueueArn } from '../../local/sqs-event';
 import type { SimItem } from '../../shared/db/items';
 import { gsi1Partition, key } from '../../shared/db/keys';
-import { applyOperatorFeedConsumer } from '../../shared/feed/consumer';
+import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
 import { feedMessageDrafts, type FeedMessageDraft } from '../../shared/feed/messages';
 import { simIccidItem } from '../../shared/sims/sim-writes';
 import { fastWriteCommand, type SourcedChange } from '../../shared/sims/sourced-writes';

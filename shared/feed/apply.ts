@@ -12,6 +12,14 @@ export interface FeedMessage {
   batchId: string;
 }
 
+/** A message that is no JSON Lines text at all (empty, or with a NUL): it goes to the dead-letter queue after its retries. */
+export class UnreadableFeedMessage extends Error {
+  override name = 'UnreadableFeedMessage';
+}
+
+/** Whether a message's body is JSON Lines text at all: not blank, and without a NUL (else UnreadableFeedMessage). */
+export const isFeedText = (body: string): boolean => body.trim() !== '' && !body.includes('\u0000');
+
 /**
  * Applies one message of the operator feed (issue #20): every line read (a line that is not
  * JSON, has an unknown type or breaks a field rule is refused alone), customers and bundles

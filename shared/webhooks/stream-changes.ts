@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import type { ApiKeyItem, BearerTokenItem, SimItem, SmsInboundItem } from '../db/items';
+import type { TableStreamRecord } from '../db/stream-record';
 import type { GroupDirectory } from '../groups/directory';
 import { isoWithOffset, simObject } from '../sims/sim-object';
 import type { EventType, LifecycleEvent, LifecycleEventData } from './event-types';
@@ -45,7 +45,7 @@ export const eventFor = (change: LifecycleChange, subscriberCustomerId: string):
  * unique per change and the same when a failed batch is read again, so a re-read makes the
  * same ids (and the receivers' de-duplication by webhook-id holds).
  */
-const eventId = (record: DynamoDBRecord, type: EventType): string =>
+const eventId = (record: TableStreamRecord, type: EventType): string =>
   `evt_${createHash('sha256').update(`${record.eventID ?? ''}#${type}`).digest('hex').slice(0, 32)}`;
 
 const image = (value: unknown): Record<string, unknown> | undefined =>
@@ -54,7 +54,7 @@ const image = (value: unknown): Record<string, unknown> | undefined =>
 /** Fields whose change is a change of month-to-date usage or cost (usage.updated). */
 const usageFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_cost'] as const;
 
-const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old: SimItem | undefined, directory?: GroupDirectory): LifecycleChange[] => {
+const simChanges = (record: TableStreamRecord, timestamp: string, sim: SimItem, old: SimItem | undefined, directory?: GroupDirectory): LifecycleChange[] => {
   const changes: LifecycleChange[] = [];
   const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
   const statusEvents: Record<string, 'line.activated' | 'line.suspended'> = { active: 'line.activated', suspended: 'line.suspended' };
@@ -78,7 +78,7 @@ const simChanges = (record: DynamoDBRecord, timestamp: string, sim: SimItem, old
 
 type Credential = (BearerTokenItem | ApiKeyItem) & Record<string, unknown>;
 
-const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Credential, old: Credential | undefined): LifecycleChange[] => {
+const credentialChanges = (record: TableStreamRecord, timestamp: string, item: Credential, old: Credential | undefined): LifecycleChange[] => {
   const token = item.type === 'bearer_token';
   const owner = token ? (item as BearerTokenItem).user_customer_id : (item as ApiKeyItem).customer_id;
   const base = {
@@ -104,7 +104,7 @@ const credentialChanges = (record: DynamoDBRecord, timestamp: string, item: Cred
 };
 
 /** A received SMS, inserted (issue #21): sms.received to its SIM's owner and ancestors, the same data for each. */
-const inboundChanges = (record: DynamoDBRecord, timestamp: string, item: SmsInboundItem): LifecycleChange[] => [
+const inboundChanges = (record: TableStreamRecord, timestamp: string, item: SmsInboundItem): LifecycleChange[] => [
   {
     id: eventId(record, 'sms.received'),
     type: 'sms.received',
@@ -136,7 +136,7 @@ const inboundChanges = (record: DynamoDBRecord, timestamp: string, item: SmsInbo
  * A SIM's data is shown with its group's directory as `directories` gives it (names, bundle
  * figures and pool usage as they are now; shared/groups/directory.ts).
  */
-export const lifecycleChanges = (record: DynamoDBRecord, directories: (groupId: string) => GroupDirectory | undefined = () => undefined): LifecycleChange[] => {
+export const lifecycleChanges = (record: TableStreamRecord, directories: (groupId: string) => GroupDirectory | undefined = () => undefined): LifecycleChange[] => {
   if (record.eventName === 'REMOVE') return [];
   const item = image(record.dynamodb?.NewImage);
   if (!item) return [];

@@ -8,7 +8,7 @@ import { lambdaContext } from '../../local/lambda-context';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
 import type { FulfilmentEffectItem, SmsMessageItem } from '../../shared/db/items';
 import { key } from '../../shared/db/keys';
-import { recordSmsEvents } from '../../shared/sms/event-consumers';
+import { recordSmsEvents } from '../../shared/routes/record-sms-events';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { startTestRuntime } from '../support/runtime';
 import { getSms, postSms } from './support/http';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../shared/callbacks/signing';
 import type { WebhookSubscriptionItem } from '../../shared/db/items';
 import { webhookSignatures } from '../../shared/callbacks/signing';
-import { signingSecrets } from '../../shared/webhooks/delivery-consumer';
+import { signingSecrets } from '../../shared/webhooks/deliver-job';
 import { defaultRetryScheduleSeconds } from '../../shared/config/function-config';
 import { wholeSecondsList } from '../../shared/config/variables';
 import { retryDelaySeconds } from '../../shared/webhooks/retry-schedule';

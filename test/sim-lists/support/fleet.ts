@@ -8,7 +8,7 @@ import { startStreamReader, type StreamReader } from '../../../local/stream-read
 import type { SimItem } from '../../../shared/db/items';
 import { dayOf, parsePosition, simStatusList, timeBucketOf } from '../../../shared/sim-lists/layout';
 import { readListDirectory, readListIds, type ListRequest } from '../../../shared/sim-lists/read-list';
-import { maintainSimListsConsumer } from '../../../shared/sim-lists/stream-consumer';
+import { maintainSimListsConsumer } from '../../../shared/routes/maintain-sim-lists';
 import { lambdaContext } from '../../../local/lambda-context';
 import { streamConsumers } from '../../../shared/topology/streams';
 

@@ -1,14 +1,12 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
-import type { SimItem } from '../db/items';
 import { logKeys, withInvocation } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
-import { maintainSimLists, type SimChangeRecord } from './maintain';
+import { maintainSimLists } from '../sim-lists/maintain';
+import { simChangeOf } from '../sim-lists/sim-change';
 
 /** What the list index consumer needs: the table. */
 export interface ListConsumerDeps {
@@ -22,23 +20,12 @@ export const listConsumerDeps = (config: FunctionConfig<'maintain-sim-lists'>): 
   tableName: config.tableName,
 });
 
-const simImage = (value: unknown): SimItem | undefined => {
-  if (!value) return undefined;
-  const item = unmarshall(value as Record<string, AttributeValue>);
-  return item.type === 'sim' ? (item as SimItem) : undefined;
-};
-
-/** A stream record as a SIM change (old and new SIM images; other items are none). */
-export const simChangeOf = (record: DynamoDBRecord): SimChangeRecord => ({
-  old: simImage(record.dynamodb?.OldImage),
-  new: simImage(record.dynamodb?.NewImage),
-});
-
 /**
  * Consumer of the table's stream (issue #19): keeps the SIM list index exact
- * (./maintain.ts) for every SIM put, changed or removed, whoever wrote it. The whole batch is
- * one unit: every step is safe to run again, so when anything fails the batch is reported as
- * failed from its first record and read again (ReportBatchItemFailures), never skipping a change.
+ * (shared/sim-lists/maintain.ts) for every SIM put, changed or removed, whoever wrote it. The
+ * whole batch is one unit: every step is safe to run again, so when anything fails the batch is
+ * reported as failed from its first record and read again (ReportBatchItemFailures), never
+ * skipping a change.
  */
 export const maintainSimListsConsumer =
   (deps: ListConsumerDeps) =>

@@ -1,11 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
 import { queueDefinition } from '../topology/queues';
-import type { RecordProcessor } from '../queues/consumer';
-import type { FulfilmentDeps } from './deps';
+import { sqsConsumer, type RecordProcessor } from '../queues/consumer';
+import type { FulfilmentDeps } from '../fulfilment/deps';
 import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
-import { orderIdOfBody, parseFulfilmentMessage } from './message';
-import { processPaymentMessage } from './process';
+import { orderIdOfBody, parseFulfilmentMessage } from '../fulfilment/message';
+import { processPaymentMessage } from '../fulfilment/process';
 
 /** Where a failing message goes next: back to the queue, or (at the last receive) to the dead-letter queue. */
 const nextStep = (record: SQSRecord): { receive_count: number; max_receive_count: number; next: 'retry' | 'dead-letter queue' } => {
@@ -50,3 +50,10 @@ export const fulfilmentRecordProcessor =
       throw error;
     }
   };
+
+/**
+ * Consumer of the fulfilment queue (spec Events 2; docs/fulfilment.md): each message is one
+ * verified Stripe payment event, processed by fulfilmentRecordProcessor; a failing message is
+ * retried alone (ReportBatchItemFailures).
+ */
+export const fulfilOrderConsumer = (deps: FulfilmentDeps) => sqsConsumer('fulfil-order', fulfilmentRecordProcessor(deps));

@@ -2,8 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
+import { applyFeedMessage, isFeedText, UnreadableFeedMessage } from '../feed/apply';
 import { sqsConsumer } from '../queues/consumer';
-import { applyFeedMessage } from './apply';
 
 /** What the operator feed's consumer needs: the table and a clock. */
 export interface FeedConsumerDeps {
@@ -19,11 +19,6 @@ export const feedConsumerDeps = (config: FunctionConfig<'apply-operator-feed'>):
   now: Date.now,
 });
 
-/** A message that is no JSON Lines text at all (empty, or with a NUL): it goes to the dead-letter queue after its retries. */
-export class UnreadableFeedMessage extends Error {
-  override name = 'UnreadableFeedMessage';
-}
-
 /** The number of a message's first line in its file: its `first_line` attribute (the admin CLI's bulk loads), else 1. */
 const firstLineOf = (record: SQSRecord): number => {
   const value = Number(record.messageAttributes?.first_line?.stringValue);
@@ -32,13 +27,13 @@ const firstLineOf = (record: SQSRecord): number => {
 
 /**
  * Consumer of the operator-feed queue (issue #20): each message is JSON Lines of up to 256 KB,
- * applied line by line (./apply.ts); a refused line is kept with its reason and never fails
- * the message. A message that cannot be read at all, or whose application fails (the table
+ * applied line by line (shared/feed/apply.ts); a refused line is kept with its reason and never
+ * fails the message. A message that cannot be read at all, or whose application fails (the table
  * throttled), is reported as a failure alone (ReportBatchItemFailures): it comes back, and goes
  * to the dead-letter queue after its receives. Applying a message twice changes nothing more.
  */
 export const applyOperatorFeedConsumer = (deps: FeedConsumerDeps) =>
   sqsConsumer('apply-operator-feed', async (record) => {
-    if (record.body.trim() === '' || record.body.includes('\u0000')) throw new UnreadableFeedMessage(`message ${record.messageId} holds no JSON Lines text`);
+    if (!isFeedText(record.body)) throw new UnreadableFeedMessage(`message ${record.messageId} holds no JSON Lines text`);
     await applyFeedMessage(deps, { body: record.body, firstLine: firstLineOf(record), batchId: record.messageId }, deps.now());
   });

@@ -1,33 +1,22 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { FunctionConfig } from '../config/function-config';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { documentClient } from '../db/client';
-import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import type { CustomerItem, WebhookSubscriptionItem } from '../db/items';
 import { key } from '../db/keys';
-import { sqsDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue';
-import { eventFor, lifecycleChanges, type LifecycleChange } from './stream-changes';
-import { listSubscriptions } from './subscriptions';
-import { logKeys, withInvocation, withLogKeys } from '../observability/invocation';
+import type { TableStreamRecord } from '../db/stream-record';
+import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
-import { sqsClient } from '../queues/sqs-client';
+import type { DeliveryJob, DeliveryQueue } from './delivery-queue';
+import { eventFor, lifecycleChanges, type LifecycleChange } from './stream-changes';
+import { listSubscriptions } from './subscriptions';
 
-/** What the stream consumer needs: the table (subscriptions, customers) and the delivery queue. */
+/** What publishing lifecycle events needs: the table (subscriptions, customers) and the delivery queue. */
 export interface PublishDeps {
   db: DynamoDBDocumentClient;
   tableName: string;
   queue: DeliveryQueue;
 }
-
-/** The deps of the publish-lifecycle-events function, from its configuration (read once at init). */
-export const publishDeps = (config: FunctionConfig<'publish-lifecycle-events'>): PublishDeps => ({
-  db: documentClient(config),
-  tableName: config.tableName,
-  queue: sqsDeliveryQueue(sqsClient(config), config.deliveryQueueUrl),
-});
 
 /** A customer's path (top-level group first), read from its item; undefined for an unknown customer. */
 const customerPath = async (deps: PublishDeps, customerId: string): Promise<string[] | undefined> => {
@@ -60,28 +49,17 @@ const jobsFor = async (
 };
 
 /**
- * Consumer of the table's stream (issue #15, point 3): turns changes of SIM and credential
- * items into lifecycle events (./stream-changes.ts) and queues one delivery job per (event,
- * subscription) on the webhook-deliveries queue. Records are handled in order; when one fails,
- * it and everything after it are reported as `batchItemFailures` (its sequence number), so the
- * stream is read again from there (ReportBatchItemFailures), never skipping a change.
+ * The publisher of one batch of stream records (issue #15, point 3): turns each record's changes
+ * of SIM and credential items into lifecycle events (./stream-changes.ts) and queues one delivery
+ * job per (event, subscription) on the webhook-deliveries queue. It resolves true when the
+ * record's jobs are queued (or it has none), false (logged) when that failed. The subscriptions
+ * and group directories it reads are cached for the batch.
  */
-export const publishLifecycleEvents =
-  (deps: PublishDeps) =>
-  (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> =>
-    withInvocation(context, { consumer: 'publish-lifecycle-events' }, async () => {
-      if (logKeys().cold_start === true) recordMetric('ColdStart', { function_name: context.functionName });
-      const subscriptionsOf = cachedSubscriptions(deps);
-      const directoriesOf = cachedDirectories(deps);
-      for (const record of event.Records) {
-        // A record's stream event id is its correlation id: on every line about it, and in the
-        // message attributes of the delivery jobs it queues (so in the deliveries' lines too).
-        const keys = { correlation_id: record.eventID, stream_sequence_number: record.dynamodb?.SequenceNumber };
-        const published = await withLogKeys(keys, () => publishRecord(deps, record, subscriptionsOf, directoriesOf));
-        if (!published) return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
-      }
-      return { batchItemFailures: [] };
-    });
+export const batchPublisher = (deps: PublishDeps): ((record: TableStreamRecord) => Promise<boolean>) => {
+  const subscriptionsOf = cachedSubscriptions(deps);
+  const directoriesOf = cachedDirectories(deps);
+  return (record) => publishRecord(deps, record, subscriptionsOf, directoriesOf);
+};
 
 /** The subscriptions of a customer, read once per batch. */
 const cachedSubscriptions = (deps: PublishDeps) => {
@@ -109,7 +87,7 @@ const cachedDirectories = (deps: PublishDeps) => {
 /** Queues the delivery jobs of one stream record's events; false (logged) when that failed. */
 const publishRecord = async (
   deps: PublishDeps,
-  record: DynamoDBRecord,
+  record: TableStreamRecord,
   subscriptionsOf: (customerId: string) => Promise<WebhookSubscriptionItem[]>,
   directoriesOf: (groupId: string) => Promise<GroupDirectory | undefined>,
 ): Promise<boolean> => {

@@ -4,9 +4,9 @@ import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsConsumer } from '../queues/consumer';
-import { parseAllowedHosts } from './allowed-hosts';
-import { forwardReceipt, type ForwarderSettings } from './forwarder';
-import { parseQueuedReceipt } from './receipt-queue';
+import { parseAllowedHosts } from '../callbacks/allowed-hosts';
+import { forwardReceipt, type ForwarderSettings } from '../callbacks/forwarder';
+import { parseQueuedReceipt } from '../callbacks/receipt-queue';
 
 /** What the forward-receipt consumer needs: the forwarder's settings and the master signing secret. */
 export interface ForwardConsumerDeps extends Omit<ForwarderSettings, 'signingSecret'> {
