@@ -158,6 +158,9 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
 
     const readShard = async (shardId: string, iterator: string): Promise<boolean> => {
       const page = await options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
+      // Held while the page was on its way: nothing is handed on; the same iterator reads
+      // these records again after release.
+      if (held) return false;
       const records = (page.Records ?? []).map((record) => lambdaStreamRecord(record, streamArn)).filter((record) => passesFilter(record, consumer));
       if (records.length > 0) {
         const event: DynamoDBStreamEvent = { Records: records };
