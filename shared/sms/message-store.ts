@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
+import { isConditionFailure, sendUnlessConditionFails, updatedUnlessConditionFails } from '../db/conditions';
 import { gsi1, key } from '../db/keys';
 import { itemAtGsi1Key } from '../db/gsi1-item';
 import type { SmsDeliveryEvent, SmsInboundItem, SmsMessageItem, SmsMessageStatus } from '../db/items';
@@ -206,28 +206,14 @@ export const applyReceipt = async (
   receivedAt: string,
   occurredAt: string | null,
 ): Promise<ReceiptOutcome> => {
-  try {
-    const updated = await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: key.message(messageId),
-        UpdateExpression: 'SET #status = :status, received_at = :received, provider_occurred_at = :occurred REMOVE expires_at',
-        ConditionExpression: 'attribute_exists(PK) AND #status IN (:sent, :reserved)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': status,
-          ':received': receivedAt,
-          ':occurred': occurredAt,
-          ':sent': 'sent',
-          ':reserved': 'reserved',
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { outcome: 'recorded', message: updated.Attributes as SmsMessageItem };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const recorded = await updatedUnlessConditionFails<SmsMessageItem>(table, {
+    Key: key.message(messageId),
+    UpdateExpression: 'SET #status = :status, received_at = :received, provider_occurred_at = :occurred REMOVE expires_at',
+    ConditionExpression: 'attribute_exists(PK) AND #status IN (:sent, :reserved)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':status': status, ':received': receivedAt, ':occurred': occurredAt, ':sent': 'sent', ':reserved': 'reserved' },
+  });
+  if (recorded) return { outcome: 'recorded', message: recorded };
   const current = await getMessage(table, messageId);
   if (!current) return { outcome: 'unknown_reference' };
   return { outcome: current.status === status ? 'repeat' : 'ignored', message: current };
