@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { sendUnlessConditionFails } from '../db/conditions';
+import { sendUnlessConditionFails, updateUnlessConditionFails } from '../db/conditions';
 import type { AccountItem, OrderItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
 import { buyerName } from '../invoices/invoice';
@@ -120,11 +120,10 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   const now = deps.now().toISOString();
   const writes: Promise<unknown>[] = [];
   // A conditional write that loses (a newer answer on file, a value already set) is not an error: it is skipped.
-  const updateUnlessConditionFails = (update: AccountUpdate) =>
-    writes.push(sendUnlessConditionFails(deps.db, new UpdateCommand({ TableName: table, Key: accountKey, ...update })));
+  const updateAccountUnlessConditionFails = (update: AccountUpdate) => writes.push(updateUnlessConditionFails(deps, { Key: accountKey, ...update }));
   // `attribute` takes `value` unless the value on file came from a more recent order (its `<attribute>_at`).
   const setUnlessOlder = (attribute: 'phone' | 'sms_opt_in', value: string | boolean) =>
-    updateUnlessConditionFails({
+    updateAccountUnlessConditionFails({
       UpdateExpression: `SET ${attribute} = :value, ${attribute}_at = :at, updated_at = :now`,
       ConditionExpression: `attribute_not_exists(${attribute}_at) OR ${attribute}_at <= :at`,
       ExpressionAttributeValues: { ':value': value, ':at': order.created_at, ':now': now },
@@ -145,7 +144,7 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
     ),
   );
   if (order.customer_id && !account.customer_id) {
-    updateUnlessConditionFails({
+    updateAccountUnlessConditionFails({
       UpdateExpression: 'SET customer_id = :id, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
       ConditionExpression: 'attribute_not_exists(customer_id)',
       ExpressionAttributeValues: {
@@ -161,7 +160,7 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
     });
   }
   if (order.endpoint === 'iot' && account.account_type === 'reseller' && !account.company) {
-    updateUnlessConditionFails({
+    updateAccountUnlessConditionFails({
       UpdateExpression: 'SET company = :company',
       ConditionExpression: 'attribute_not_exists(company)',
       ExpressionAttributeValues: {
