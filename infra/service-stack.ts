@@ -15,6 +15,7 @@ import { OperationsAlarms } from './constructs/operations-alarms';
 import type { OperationsDashboard } from './constructs/operations-dashboard';
 import { OperationsNotifications } from './constructs/operations-notifications';
 import { ServiceApi } from './constructs/service-api';
+import type { ConsumerDeployment } from './constructs/consumer-function';
 import { ServiceFunction, type ServiceResources } from './constructs/service-function';
 import { ServiceSecrets } from './constructs/service-secrets';
 import { ServiceTable } from './constructs/service-table';
@@ -225,14 +226,17 @@ export class ServiceStack extends Stack {
       this.alarms.watchDeadLetterQueue(workQueue);
       this.alarms.watchQueueAge(workQueue);
     }
+    const consumerDeployment = (access: RouteDefinition['access']): ConsumerDeployment => ({
+      projectRoot,
+      resources,
+      memoryMb: routeDefaults.memoryMb,
+      production,
+      environment: environmentFor(access),
+    });
     for (const definition of streams) {
       const streamConsumer = new StreamConsumer(this, `Stream${pascalCase(definition.name)}`, {
         definition,
-        projectRoot,
-        resources,
-        memoryMb: routeDefaults.memoryMb,
-        production,
-        environment: environmentFor(definition.access),
+        ...consumerDeployment(definition.access),
       });
       this.streamConsumers.set(definition.name, streamConsumer);
       this.alarms.watchQueue(
@@ -245,11 +249,7 @@ export class ServiceStack extends Stack {
     for (const definition of topics) {
       const topicConsumer = new TopicConsumer(this, `Topic${pascalCase(definition.topic)}`, {
         definition,
-        projectRoot,
-        resources,
-        memoryMb: routeDefaults.memoryMb,
-        production,
-        environment: environmentFor(definition.access),
+        ...consumerDeployment(definition.access),
       });
       this.topicConsumers.set(definition.topic, topicConsumer);
       this.alarms.watchQueue(

@@ -5,7 +5,7 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../shared/db/table';
+import { globalSecondaryIndexDeclarations, keySchema, tableDefinition } from '../shared/db/table';
 
 /**
  * Creates the service table from the shared table definition (the same key schema,
@@ -32,19 +32,9 @@ export const createTable = async (client: DynamoDBClient, tableName: string, opt
       // Without a stream only for tests that read nothing from it: DynamoDB Local keeps every
       // stream record, and a table loaded in bulk slows down the stream readers of the others.
       StreamSpecification: options.stream === false ? { StreamEnabled: false } : { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
-      KeySchema: [
-        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
-        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
-      ],
+      KeySchema: keySchema(tableDefinition.partitionKey, tableDefinition.sortKey),
       AttributeDefinitions: [...attributeNames].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: index.projection },
-      })),
+      GlobalSecondaryIndexes: globalSecondaryIndexDeclarations(),
     }),
   );
   await client.send(

@@ -10,10 +10,10 @@
  * It exits as soon as it has written its answer (the SDK's keep-alive sockets would keep it
  * up): the handler's own work is over by then, as it is when Lambda freezes the sandbox.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { countProcessInstructions } from './instructions';
+import { runToClose } from './child-output';
 
 /** The line the child writes its figures on, after whatever the handler logged. */
 const marker = '@@cold-call@@';
@@ -112,33 +112,20 @@ const parseAnswer = (stdout: string, what: string): Omit<ColdCallSample, 'proces
  * TLS front of DynamoDB Local, the SMS simulator) runs in this process. Rejects when the
  * process fails.
  */
-export const coldCallOnce = (file: string, event: unknown, fn: ColdFunction, env: Record<string, string>): Promise<ColdCallSample> =>
-  new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', coldCallScript, pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn)],
-      { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-200_000)));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const processMs = performance.now() - started;
-      if (code !== 0) {
-        reject(new Error(`cold call of ${fn.name} failed (exit ${code}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' ').slice(0, 400)}`));
-        return;
-      }
-      try {
-        const answer = parseAnswer(stdout, `cold call of ${fn.name}`);
-        resolve({ ...answer, output: answer.output + stderr, processMs });
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+export const coldCallOnce = async (file: string, event: unknown, fn: ColdFunction, env: Record<string, string>): Promise<ColdCallSample> => {
+  const started = performance.now();
+  const { code, stdout, stderr } = await runToClose(
+    process.execPath,
+    ['--input-type=module', '-e', coldCallScript, pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn)],
+    { PATH: process.env.PATH ?? '', ...env },
+  );
+  const processMs = performance.now() - started;
+  if (code !== 0) {
+    throw new Error(`cold call of ${fn.name} failed (exit ${code}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' ').slice(0, 400)}`);
+  }
+  const answer = parseAnswer(stdout, `cold call of ${fn.name}`);
+  return { ...answer, output: answer.output + stderr, processMs };
+};
 
 /** The same cold start once under callgrind: the instructions of the whole process, and what the handler answered. */
 export const countColdCallInstructions = async (

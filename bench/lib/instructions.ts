@@ -18,8 +18,9 @@
  * "n/a" with the reason, and the rest of the benchmark runs as before. Under callgrind a
  * process runs about 50 times slower: about 10-30 s per bundle on 2 cores, two at a time.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { runToClose } from './child-output';
 
 /** Whether instructions can be counted here, and with what (or why not). */
 export type InstructionCounter = { available: true; tool: string } | { available: false; reason: string };
@@ -46,28 +47,20 @@ export const countInstructions = async (loaderScript: string, file: string, env:
  * `--input-type=module -e`) with `args`, under callgrind, and what it wrote to stdout (the
  * cold calls of section 1 read their answer there). Rejects when the process fails.
  */
-export const countProcessInstructions = (
+export const countProcessInstructions = async (
   script: string,
   args: string[],
   env: Record<string, string>,
-): Promise<{ instructions: number; stdout: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      'valgrind',
-      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '-e', script, ...args],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-200_000)));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
-      if (code === 0 && collected) resolve({ instructions: Number(collected[1]), stdout });
-      else reject(new Error(`callgrind of ${args[0] ?? 'a script'} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`));
-    });
-  });
+): Promise<{ instructions: number; stdout: string }> => {
+  const { code, stdout, stderr } = await runToClose(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--input-type=module', '-e', script, ...args],
+    env,
+  );
+  const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
+  if (code === 0 && collected) return { instructions: Number(collected[1]), stdout };
+  throw new Error(`callgrind of ${args[0] ?? 'a script'} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+};
 
 /** Runs `tasks` with at most `limit` at a time, in order; each result or its error. */
 export const inBatches = async <T>(tasks: Array<() => Promise<T>>, limit: number): Promise<Array<{ value?: T; error?: Error }>> => {

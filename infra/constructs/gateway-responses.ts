@@ -11,6 +11,20 @@ export interface GatewayAnswer {
   headers?: Record<string, string>;
 }
 
+/** An answer that several response types give alike: all of a GatewayAnswer but its type. */
+type SharedAnswer = Omit<GatewayAnswer, 'type'>;
+
+const notFound: SharedAnswer = { statusCode: '404', code: 'not_found', detail: 'Not found.' };
+const internalError: SharedAnswer = { statusCode: '500', code: 'internal_error', detail: 'An internal error occurred.' };
+const accessDenied: SharedAnswer = { statusCode: '403', code: 'access_denied', detail: 'Access denied.' };
+/** Throttling answers differ only in how long they ask the client to wait. */
+const rateLimited = (retryAfterSeconds: number): SharedAnswer => ({
+  statusCode: '429',
+  code: 'rate_limited',
+  detail: 'Too many requests; retry later.',
+  headers: { 'Retry-After': String(retryAfterSeconds) },
+});
+
 /**
  * What API Gateway answers by itself (before or instead of a function), in the service's
  * error shape. The defaults are `{"message": ...}` bodies; these are `{"detail", "code"}`
@@ -22,39 +36,22 @@ export const gatewayAnswers: GatewayAnswer[] = [
   { type: ResponseType.DEFAULT_5XX, code: 'internal_error', detail: 'An internal error occurred.' },
   // A path with no resource, or a resource without the method: API Gateway's "Missing
   // Authentication Token". With the fallback ANY methods this is rare, but never HTML/403.
-  { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', code: 'not_found', detail: 'Not found.' },
-  { type: ResponseType.RESOURCE_NOT_FOUND, statusCode: '404', code: 'not_found', detail: 'Not found.' },
-  {
-    type: ResponseType.THROTTLED,
-    statusCode: '429',
-    code: 'rate_limited',
-    detail: 'Too many requests; retry later.',
-    headers: { 'Retry-After': '1' },
-  },
-  {
-    type: ResponseType.QUOTA_EXCEEDED,
-    statusCode: '429',
-    code: 'rate_limited',
-    detail: 'Too many requests; retry later.',
-    headers: { 'Retry-After': '60' },
-  },
+  { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, ...notFound },
+  { type: ResponseType.RESOURCE_NOT_FOUND, ...notFound },
+  { type: ResponseType.THROTTLED, ...rateLimited(1) },
+  { type: ResponseType.QUOTA_EXCEEDED, ...rateLimited(60) },
   { type: ResponseType.REQUEST_TOO_LARGE, statusCode: '413', code: 'payload_too_large', detail: 'The request is too large.' },
   { type: ResponseType.INTEGRATION_TIMEOUT, statusCode: '504', code: 'gateway_timeout', detail: 'The service did not answer in time.' },
   { type: ResponseType.INTEGRATION_FAILURE, statusCode: '502', code: 'bad_gateway', detail: 'The service failed to answer.' },
-  { type: ResponseType.API_CONFIGURATION_ERROR, statusCode: '500', code: 'internal_error', detail: 'An internal error occurred.' },
-  { type: ResponseType.AUTHORIZER_FAILURE, statusCode: '500', code: 'internal_error', detail: 'An internal error occurred.' },
-  {
-    type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
-    statusCode: '500',
-    code: 'internal_error',
-    detail: 'An internal error occurred.',
-  },
-  { type: ResponseType.ACCESS_DENIED, statusCode: '403', code: 'access_denied', detail: 'Access denied.' },
-  { type: ResponseType.WAF_FILTERED, statusCode: '403', code: 'access_denied', detail: 'Access denied.' },
+  { type: ResponseType.API_CONFIGURATION_ERROR, ...internalError },
+  { type: ResponseType.AUTHORIZER_FAILURE, ...internalError },
+  { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, ...internalError },
+  { type: ResponseType.ACCESS_DENIED, ...accessDenied },
+  { type: ResponseType.WAF_FILTERED, ...accessDenied },
   { type: ResponseType.UNAUTHORIZED, statusCode: '401', code: 'unauthorized', detail: 'Authentication is required.' },
-  { type: ResponseType.INVALID_API_KEY, statusCode: '403', code: 'access_denied', detail: 'Access denied.' },
-  { type: ResponseType.INVALID_SIGNATURE, statusCode: '403', code: 'access_denied', detail: 'Access denied.' },
-  { type: ResponseType.EXPIRED_TOKEN, statusCode: '403', code: 'access_denied', detail: 'Access denied.' },
+  { type: ResponseType.INVALID_API_KEY, ...accessDenied },
+  { type: ResponseType.INVALID_SIGNATURE, ...accessDenied },
+  { type: ResponseType.EXPIRED_TOKEN, ...accessDenied },
   { type: ResponseType.BAD_REQUEST_BODY, statusCode: '400', code: 'invalid_request', detail: 'The request body is invalid.' },
   {
     type: ResponseType.BAD_REQUEST_PARAMETERS,

@@ -1,22 +1,17 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
 import type { StreamConsumerDefinition } from '../../shared/topology/streams';
-import { ServiceFunction, type ServiceResources } from './service-function';
+import type { ServiceFunction } from './service-function';
+import { consumerFunction, type ConsumerDeployment } from './consumer-function';
+import { failureQueue } from './failure-queue';
 
 /** Options of one stream consumer. */
-export interface StreamConsumerProps {
+export interface StreamConsumerProps extends ConsumerDeployment {
   definition: StreamConsumerDefinition;
-  projectRoot: string;
-  resources: ServiceResources;
-  memoryMb: number;
-  production: boolean;
-  /** Environment beside what the function's access gives (LOG_LEVEL and the Powertools names). */
-  environment?: Record<string, string>;
 }
 
 /**
@@ -33,31 +28,15 @@ export class StreamConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: StreamConsumerProps) {
     super(scope, id);
-    const { definition } = props;
-    this.consumer = new ServiceFunction(this, 'Consumer', {
+    const { definition, ...deployment } = props;
+    this.consumer = consumerFunction(this, deployment, {
       name: definition.name,
-      projectRoot: props.projectRoot,
       handler: definition.handler,
       access: definition.access,
       timeoutSeconds: definition.timeoutSeconds,
-      memoryMb: props.memoryMb,
       description: `consumer of the table's stream (${definition.name})`,
-      resources: props.resources,
-      production: props.production,
-      ...(props.environment ? { environment: props.environment } : {}),
     });
-    this.failureQueue = new Queue(this, 'Failures', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    NagSuppressions.addResourceSuppressions(this.failureQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: `This queue is itself the on-failure destination of the ${definition.name} stream consumer; it is watched by a CloudWatch alarm instead.`,
-      },
-    ]);
+    this.failureQueue = failureQueue(this, 'Failures', props.production, `on-failure destination of the ${definition.name} stream consumer`);
     NagSuppressions.addResourceSuppressions(
       this.consumer.role,
       [

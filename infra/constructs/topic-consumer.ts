@@ -4,21 +4,16 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { NagSuppressions } from 'cdk-nag';
 import type { TopicConsumerDefinition } from '../../shared/topology/topics';
-import { ServiceFunction, type ServiceResources } from './service-function';
+import type { ServiceFunction } from './service-function';
+import { consumerFunction, type ConsumerDeployment } from './consumer-function';
+import { failureQueue } from './failure-queue';
 
 /** Options of one topic consumer. */
-export interface TopicConsumerProps {
+export interface TopicConsumerProps extends ConsumerDeployment {
   definition: TopicConsumerDefinition;
-  projectRoot: string;
-  resources: ServiceResources;
-  memoryMb: number;
-  production: boolean;
-  /** Environment beside what the function's access gives (LOG_LEVEL and the Powertools names). */
-  environment?: Record<string, string>;
 }
 
 /**
@@ -43,7 +38,7 @@ export class TopicConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: TopicConsumerProps) {
     super(scope, id);
-    const { definition } = props;
+    const { definition, ...deployment } = props;
     this.definition = definition;
     const account = Stack.of(this).account;
     const publisher = new ServicePrincipal(definition.publisher);
@@ -74,30 +69,19 @@ export class TopicConsumer extends Construct {
       }),
     );
 
-    this.consumer = new ServiceFunction(this, 'Consumer', {
+    this.consumer = consumerFunction(this, deployment, {
       name: definition.consumer.name,
-      projectRoot: props.projectRoot,
       handler: definition.consumer.handler,
       access: definition.access,
       timeoutSeconds: definition.timeoutSeconds,
-      memoryMb: props.memoryMb,
       description: `consumer of the ${definition.topic} SNS topic (${definition.consumer.name})`,
-      resources: props.resources,
-      production: props.production,
-      ...(props.environment ? { environment: props.environment } : {}),
     });
-    this.failureQueue = new Queue(this, 'Failures', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy,
-    });
-    NagSuppressions.addResourceSuppressions(this.failureQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: `This queue is itself the dead-letter queue (on-failure destination and subscription DLQ) of the ${definition.consumer.name} consumer; it is watched by a CloudWatch alarm instead.`,
-      },
-    ]);
+    this.failureQueue = failureQueue(
+      this,
+      'Failures',
+      props.production,
+      `dead-letter queue (on-failure destination and subscription DLQ) of the ${definition.consumer.name} consumer`,
+    );
     this.consumer.function.configureAsyncInvoke({
       retryAttempts: definition.retryAttempts,
       maxEventAge: Duration.hours(6),

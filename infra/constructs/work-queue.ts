@@ -2,7 +2,7 @@ import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AnyPrincipal, ArnPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { NagSuppressions } from 'cdk-nag';
+import { failureQueue } from './failure-queue';
 import { deadLetterQueueName, visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/topology/queues';
 
 /** Options of one work queue. */
@@ -32,12 +32,8 @@ export class WorkQueue extends Construct {
     const { definition } = props;
     const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     this.definition = definition;
-    this.deadLetterQueue = new Queue(this, deadLetterQueueName(definition), {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy,
-    });
+    const deadLetterQueueOf = `dead-letter queue of the ${definition.name} queue`;
+    this.deadLetterQueue = failureQueue(this, deadLetterQueueName(definition), props.production, deadLetterQueueOf);
     this.queue = new Queue(this, definition.name, {
       visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(definition)),
       retentionPeriod: Duration.days(4),
@@ -47,12 +43,6 @@ export class WorkQueue extends Construct {
       removalPolicy,
     });
     if (definition.sentByDeployPrincipal) this.allowOnlySender(props.senderArn);
-    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: `This queue is itself the dead-letter queue of the ${definition.name} queue; it is watched by a CloudWatch alarm instead.`,
-      },
-    ]);
   }
 
   /**

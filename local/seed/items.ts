@@ -85,25 +85,23 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
   const customersById = new Map(document.customers.map((customer) => [customer.id, customer]));
   const usersById = new Map(document.users.map((user) => [user.id, user]));
 
+  // The document's entries are strict objects (no field beyond the schema's), so an item
+  // carries an entry's fields as they are, under its key, with only the renamed or
+  // computed fields spelt out.
   const customers = document.customers.map((customer): CustomerItem => ({
     ...key.customer(customer.id),
     ...gsi1.customerByName(customer.name, customer.id),
     type: 'customer',
-    id: customer.id,
-    name: customer.name,
-    parent: customer.parent,
+    ...customer,
     path: pathOf(customer.id),
-    sms_enabled: customer.sms_enabled,
   }));
 
-  const users = document.users.map((user): UserItem => ({
+  const users = document.users.map(({ customer, roles, ...user }): UserItem => ({
     ...key.user(user.id),
     type: 'user',
-    id: user.id,
-    email: user.email,
-    customer_id: user.customer,
-    active: user.active,
-    roles: [...user.roles],
+    ...user,
+    customer_id: customer,
+    roles: [...roles],
   }));
 
   const bearerTokens = document.bearer_tokens.map((token): BearerTokenItem => {
@@ -157,31 +155,21 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
     simItemOf(sim, { name: customersById.get(sim.customer)!.name, path: pathOf(sim.customer) }, sim.data_bundle === null ? null : snapshots.get(sim.data_bundle)!, defaultUpdatedAt),
   );
 
-  const plans = document.plans.map((plan): PlanItem => ({
+  const plans = document.plans.map(({ price, ...plan }): PlanItem => ({
     ...key.plan(plan.sku),
     type: 'plan',
-    sku: plan.sku,
-    name: plan.name,
-    category: plan.category,
-    published: plan.published,
-    price: plan.price === null ? null : normaliseDecimal(plan.price),
+    ...plan,
+    price: price === null ? null : normaliseDecimal(price),
   }));
 
-  const stockUnits = document.stock.map((unit): StockUnitItem => ({
-    ...key.stockUnit(unit.kind, unit.iccid),
-    type: 'stock_unit',
-    iccid: unit.iccid,
-    kind: unit.kind,
-  }));
+  const stockUnits = document.stock.map((unit): StockUnitItem => ({ ...key.stockUnit(unit.kind, unit.iccid), type: 'stock_unit', ...unit }));
 
-  const accounts = document.accounts.map((account): AccountItem => ({
+  // The document's `type` of an account is the item's `account_type` (the item's `type` is its kind).
+  const accounts = document.accounts.map(({ type: accountType, ...account }): AccountItem => ({
     ...key.account(account.email),
     type: 'account',
-    email: account.email,
-    account_type: account.type,
-    name: account.name,
-    phone: account.phone,
-    sms_opt_in: account.sms_opt_in,
+    ...account,
+    account_type: accountType,
   }));
 
   const devices = document.devices.map((device): DeviceItem => ({

@@ -5,7 +5,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
-import type { CustomerItem, UserItem } from '../db/items';
+import type { ApiKeyItem, BearerTokenItem, CustomerItem, UserItem } from '../db/items';
 import { gsi1Partition, key } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { apiKeyItem, bearerTokenItem } from './credential-items';
@@ -46,6 +46,29 @@ const maxTransactionItems = 100;
 const getItem = async <T>(deps: AdminDeps, itemKey: { PK: string; SK: string }): Promise<T | undefined> =>
   (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: true }))).Item as T | undefined;
 
+/** The check on a credential's owner item that its issue depends on. */
+type OwnerCheck = { Key: { PK: string; SK: string }; ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> };
+
+/**
+ * Puts a new credential item in one transaction with `ownerCheck` on its owner's item: nothing
+ * is written when the owner no longer holds (`ownerChanged` says how) or the prefix is taken.
+ */
+const putCredentialIfOwnerHolds = async (deps: AdminDeps, item: BearerTokenItem | ApiKeyItem, ownerCheck: OwnerCheck, ownerChanged: string): Promise<void> => {
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: deps.tableName, ...ownerCheck } },
+          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (conditionFailed(error)) throw new AdminError(`${ownerChanged} or the prefix is taken; run the command again`);
+    throw error;
+  }
+};
+
 /**
  * Issues a bearer token for a user: a random `bearer_<prefix>_<secret>`, stored as its hash
  * with a copy of the user's state (active, roles, customer). The token is written in a
@@ -60,26 +83,16 @@ export const issueBearerToken = async (deps: AdminDeps, userId: string): Promise
     { ...credential, revoked: false },
     { id: user.id, active: user.active, roles: user.roles, customerId: user.customer_id },
   );
-  try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: deps.tableName,
-              Key: key.user(user.id),
-              ConditionExpression: 'active = :active AND customer_id = :customer',
-              ExpressionAttributeValues: { ':active': user.active, ':customer': user.customer_id },
-            },
-          },
-          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (conditionFailed(error)) throw new AdminError('the user changed or the prefix is taken; run the command again');
-    throw error;
-  }
+  await putCredentialIfOwnerHolds(
+    deps,
+    item,
+    {
+      Key: key.user(user.id),
+      ConditionExpression: 'active = :active AND customer_id = :customer',
+      ExpressionAttributeValues: { ':active': user.active, ':customer': user.customer_id },
+    },
+    'the user changed',
+  );
   return { prefix: credential.prefix, value: credential.value };
 };
 
@@ -92,25 +105,7 @@ export const issueApiKey = async (deps: AdminDeps, customerId: string): Promise<
   if (!customer || customer.type !== 'customer') throw new AdminError(`no customer with id "${customerId}"`);
   const credential = generateCredential('devkey');
   const item = apiKeyItem({ ...credential, revoked: false }, { id: customer.id, path: customer.path });
-  try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: deps.tableName,
-              Key: key.customer(customer.id),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (conditionFailed(error)) throw new AdminError('the customer was removed or the prefix is taken; run the command again');
-    throw error;
-  }
+  await putCredentialIfOwnerHolds(deps, item, { Key: key.customer(customer.id), ConditionExpression: 'attribute_exists(PK)' }, 'the customer was removed');
   return { prefix: credential.prefix, value: credential.value };
 };
 

@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../db/batch-get';
 import type { AuthDeps } from './two-factor';
-import { sendUnlessConditionFails } from '../db/conditions';
+import { updateUnlessConditionFails } from '../db/conditions';
 import { logger } from '../observability/logger';
 
 /** A verified credential item as authentication read it: its key and whether it is marked used. */
@@ -22,20 +21,11 @@ export interface ReadCredential {
 export const markFirstUse = async (deps: AuthDeps, credentials: ReadCredential[], nowIso: string): Promise<void> => {
   const unmarked = credentials.filter((credential) => typeof credential.verified_at !== 'string');
   if (unmarked.length === 0) return;
-  await Promise.all(
-    unmarked.map((credential) =>
-      sendUnlessConditionFails(
-        deps.db,
-        new UpdateCommand({
-          TableName: deps.tableName,
-          Key: credential.key,
-          UpdateExpression: 'SET verified_at = :now',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(verified_at)',
-          ExpressionAttributeValues: { ':now': nowIso },
-        }),
-      ).catch((error: Error) => {
-        logger.error('credential first use not marked', { error: error.message });
-      }),
-    ),
-  );
+  const markUsed = {
+    UpdateExpression: 'SET verified_at = :now',
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(verified_at)',
+    ExpressionAttributeValues: { ':now': nowIso },
+  };
+  const logFailure = (error: Error) => logger.error('credential first use not marked', { error: error.message });
+  await Promise.all(unmarked.map((credential) => updateUnlessConditionFails(deps, { Key: credential.key, ...markUsed }).catch(logFailure)));
 };

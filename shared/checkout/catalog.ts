@@ -1,6 +1,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountItem, CheckoutEndpoint, DeviceItem, PlanItem } from '../db/items';
 import { key } from '../db/keys';
+import { sleep } from '../time/sleep';
 
 /** The plan categories each checkout sells; a SKU of any other category is unknown there. */
 export const endpointCategories: Record<CheckoutEndpoint, readonly PlanItem['category'][]> = {
@@ -29,8 +30,6 @@ export interface CheckoutReadRequest {
 
 /** Attempts before unprocessed keys of a BatchGetItem count as a failure. */
 const maxAttempts = 6;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Reads the cart's plans, the buyer's account and the top-up devices in ONE strongly

@@ -5,6 +5,7 @@ import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { CheckoutEndpoint, IdempotencyItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../errors/api-error';
+import { sleep } from '../time/sleep';
 
 /** Where idempotency records live and how long things take. */
 export interface IdempotencyStore {
@@ -79,8 +80,6 @@ export const canonicalJson = (root: unknown): string => {
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

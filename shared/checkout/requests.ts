@@ -71,25 +71,31 @@ const contact = (value: { name?: string | null; email?: string | null } | null |
 const consent = (value: ConsentRecord | null | undefined): ConsentRecord | undefined =>
   value ? { agreed: value.agreed, wording: value.wording, given_at: value.given_at } : undefined;
 
+/** The buyer fields every endpoint takes alike: e-mail and country as given, the phone when not blank, the storefront customer id. */
+const everyBuyer = (request: Pick<PhysicalCheckoutRequest, 'customer_email' | 'customer_country' | 'customer_phone' | 'customer_id'>) => ({
+  customer_email: request.customer_email,
+  customer_country: request.customer_country,
+  customer_phone: text(request.customer_phone),
+  customer_id: request.customer_id,
+});
+
+/** A request's cart line as pricing reads it; its SKU is in `skuField` (catalog_sku in B1 and B2, sku in B3). */
+const cartLine = <F extends CartLine['skuField']>(line: Record<F, string> & { quantity: number }, skuField: F): CartLine => ({
+  skuField,
+  sku: line[skuField],
+  quantity: line.quantity,
+});
+
 /** B1: validates the body; nothing falls back. */
 export const esimCheckoutInput = (body: unknown): CheckoutInput => {
   const request = validateBody(esimCheckoutSchema, body);
   return {
     endpoint: 'esim',
     lines: request.cart.map((line) => ({
-      skuField: 'catalog_sku',
-      sku: line.catalog_sku,
-      quantity: line.quantity,
+      ...cartLine(line, 'catalog_sku'),
       ...(typeof line.topup_iccid === 'string' ? { topupIccid: line.topup_iccid } : {}),
     })),
-    buyer: compact({
-      customer_email: request.customer_email,
-      customer_country: request.customer_country,
-      customer_name: text(request.customer_name),
-      customer_phone: text(request.customer_phone),
-      customer_id: request.customer_id,
-      sms_opt_in: request.sms_opt_in,
-    }),
+    buyer: compact({ ...everyBuyer(request), customer_name: text(request.customer_name), sms_opt_in: request.sms_opt_in }),
   };
 };
 
@@ -100,13 +106,10 @@ export const physicalCheckoutInput = (body: unknown): CheckoutInput => {
   const customerName = text(request.customer_name);
   return {
     endpoint: 'physical',
-    lines: request.cart.map((line) => ({ skuField: 'catalog_sku', sku: line.catalog_sku, quantity: line.quantity })),
+    lines: request.cart.map((line) => cartLine(line, 'catalog_sku')),
     buyer: compact({
-      customer_email: request.customer_email,
-      customer_country: request.customer_country,
+      ...everyBuyer(request),
       customer_name: customerName ?? shippingName,
-      customer_phone: text(request.customer_phone),
-      customer_id: request.customer_id,
       shipping_address: address(request.shipping_address, shippingName ?? customerName),
     }),
   };
@@ -121,10 +124,9 @@ export const iotCheckoutInput = (body: unknown): CheckoutInput => {
   const fullName = `${request.customer_first_name} ${request.customer_last_name}`;
   return {
     endpoint: 'iot',
-    lines: request.cart.map((line) => ({ skuField: 'sku', sku: line.sku, quantity: line.quantity })),
+    lines: request.cart.map((line) => cartLine(line, 'sku')),
     buyer: compact({
-      customer_email: request.customer_email,
-      customer_country: request.customer_country,
+      ...everyBuyer(request),
       customer_first_name: request.customer_first_name,
       customer_last_name: request.customer_last_name,
       company_name: text(request.company_name) ?? fullName,
@@ -134,8 +136,6 @@ export const iotCheckoutInput = (body: unknown): CheckoutInput => {
       purchasing_contact: contact(request.purchasing_contact),
       invoice_contact: contact(request.invoice_contact),
       head_user: contact(request.head_user),
-      customer_phone: text(request.customer_phone),
-      customer_id: request.customer_id,
       sms_opt_in: request.sms_opt_in,
       marketing_consent: consent(request.marketing_consent),
       data_processing_consent: consent(request.data_processing_consent),

@@ -1,13 +1,10 @@
-import {
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isTransactionCanceled, updateUnlessConditionFails } from '../db/conditions';
 import type { HeldStockUnit, StockUnitItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { ApiError } from '../errors/api-error';
+import { sleep } from '../time/sleep';
 
 /** Where stock lives and how holds are timed. */
 export interface StockStore {
@@ -35,8 +32,6 @@ const extraCandidates = 16;
 /** A unit is free when it is not assigned and not held, or its hold has expired. */
 const freeCondition =
   'attribute_not_exists(assigned_order) AND (attribute_not_exists(held_by) OR hold_expires_at < :now)';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const shuffle = <T>(values: T[]): T[] => {
   const copy = [...values];
@@ -127,18 +122,10 @@ export const holdStock = async (store: StockStore, request: HoldRequest): Promis
  * that expired and was taken by another checkout is left alone).
  */
 export const releaseStock = async (store: StockStore, orderId: string, units: HeldStockUnit[]): Promise<void> => {
-  await Promise.all(
-    units.map((unit) =>
-      sendUnlessConditionFails(
-        store.db,
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: key.stockUnit(unit.kind, unit.iccid),
-          UpdateExpression: 'REMOVE held_by, hold_expires_at',
-          ConditionExpression: 'held_by = :order AND attribute_not_exists(assigned_order)',
-          ExpressionAttributeValues: { ':order': orderId },
-        }),
-      ),
-    ),
-  );
+  const release = {
+    UpdateExpression: 'REMOVE held_by, hold_expires_at',
+    ConditionExpression: 'held_by = :order AND attribute_not_exists(assigned_order)',
+    ExpressionAttributeValues: { ':order': orderId },
+  };
+  await Promise.all(units.map((unit) => updateUnlessConditionFails(store, { Key: key.stockUnit(unit.kind, unit.iccid), ...release })));
 };

@@ -1,4 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../time/sleep';
 
 /** A primary key of the single table. */
 export interface TableKey {
@@ -10,7 +11,6 @@ export interface TableKey {
 export const maxBatchGetKeys = 100;
 
 const maxAttempts = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Reads up to 100 items by key in one BatchGetItem call (strongly consistent when asked),

@@ -1,4 +1,4 @@
-import type { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DeleteCommand, type DynamoDBDocumentClient, type PutCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Conditional writes: uniqueness, counters and state moves are conditional writes that may
@@ -44,6 +44,33 @@ export const sendUnlessConditionFails = async (
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * One conditional UpdateItem of an item of `table` that may lose to another writer: true when
+ * it was written, false when its condition failed (sendUnlessConditionFails).
+ */
+export const updateUnlessConditionFails = (
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  update: Omit<UpdateCommandInput, 'TableName'>,
+): Promise<boolean> => sendUnlessConditionFails(table.db, new UpdateCommand({ TableName: table.tableName, ...update }));
+
+/**
+ * One conditional UpdateItem of an item of `table` that may lose to another writer: the item
+ * as it is after the update (ReturnValues ALL_NEW), or undefined when its condition failed.
+ * Any other error is thrown as it came.
+ */
+export const updatedUnlessConditionFails = async <T>(
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  update: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>,
+): Promise<T | undefined> => {
+  try {
+    const updated = await table.db.send(new UpdateCommand({ TableName: table.tableName, ...update, ReturnValues: 'ALL_NEW' }));
+    return updated.Attributes as T;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };

@@ -26,3 +26,17 @@ export const tableDefinition = {
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
   ] as IndexDefinition[],
 } as const;
+
+/** A partition and sort key as DynamoDB declares them (a KeySchema of CreateTable and of CloudFormation alike). */
+export const keySchema = (partitionKey: string, sortKey: string) => [
+  { AttributeName: partitionKey, KeyType: 'HASH' as const },
+  { AttributeName: sortKey, KeyType: 'RANGE' as const },
+];
+
+/** The table's global secondary indexes as DynamoDB declares them (CreateTable and CloudFormation alike). */
+export const globalSecondaryIndexDeclarations = () =>
+  tableDefinition.globalSecondaryIndexes.map((index) => ({
+    IndexName: index.indexName,
+    KeySchema: keySchema(index.partitionKey, index.sortKey),
+    Projection: { ProjectionType: index.projection },
+  }));

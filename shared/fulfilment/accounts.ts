@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { sendUnlessConditionFails } from '../db/conditions';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { sendUnlessConditionFails, updateUnlessConditionFails } from '../db/conditions';
 import type { AccountItem, OrderItem } from '../db/items';
 import { gsi1, gsi1Partition, key } from '../db/keys';
 import { buyerName } from '../invoices/invoice';
@@ -100,6 +100,9 @@ const createAccount = async (deps: FulfilmentDeps, order: OrderItem): Promise<Ac
   return created ? account : undefined;
 };
 
+/** The conditional part of one update of the account (its table and key are the account's). */
+type AccountUpdate = Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>;
+
 /**
  * Brings an existing account up to date with the order:
  * - customer_phone (B1, B3) and an explicit sms_opt_in (B1, B3) replace what is on file
@@ -115,38 +118,19 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
   const table = deps.tableName;
   const accountKey = key.account(account.email);
   const now = deps.now().toISOString();
-  // A conditional write that loses (a newer answer on file) is not an error: it is skipped.
   const writes: Promise<unknown>[] = [];
-  const newer = (attribute: string) => `attribute_not_exists(${attribute}) OR ${attribute} <= :at`;
+  // A conditional write that loses (a newer answer on file, a value already set) is not an error: it is skipped.
+  const updateAccountUnlessConditionFails = (update: AccountUpdate) => writes.push(updateUnlessConditionFails(deps, { Key: accountKey, ...update }));
+  // `attribute` takes `value` unless the value on file came from a more recent order (its `<attribute>_at`).
+  const setUnlessOlder = (attribute: 'phone' | 'sms_opt_in', value: string | boolean) =>
+    updateAccountUnlessConditionFails({
+      UpdateExpression: `SET ${attribute} = :value, ${attribute}_at = :at, updated_at = :now`,
+      ConditionExpression: `attribute_not_exists(${attribute}_at) OR ${attribute}_at <= :at`,
+      ExpressionAttributeValues: { ':value': value, ':at': order.created_at, ':now': now },
+    });
 
-  if (carriesSmsFields(order) && order.customer_phone) {
-    writes.push(
-      sendUnlessConditionFails(
-        deps.db,
-        new UpdateCommand({
-          TableName: table,
-          Key: accountKey,
-          UpdateExpression: 'SET phone = :phone, phone_at = :at, updated_at = :now',
-          ConditionExpression: newer('phone_at'),
-          ExpressionAttributeValues: { ':phone': order.customer_phone, ':at': order.created_at, ':now': now },
-        }),
-      ),
-    );
-  }
-  if (carriesSmsFields(order) && order.sms_opt_in !== undefined) {
-    writes.push(
-      sendUnlessConditionFails(
-        deps.db,
-        new UpdateCommand({
-          TableName: table,
-          Key: accountKey,
-          UpdateExpression: 'SET sms_opt_in = :optIn, sms_opt_in_at = :at, updated_at = :now',
-          ConditionExpression: newer('sms_opt_in_at'),
-          ExpressionAttributeValues: { ':optIn': order.sms_opt_in, ':at': order.created_at, ':now': now },
-        }),
-      ),
-    );
-  }
+  if (carriesSmsFields(order) && order.customer_phone) setUnlessOlder('phone', order.customer_phone);
+  if (carriesSmsFields(order) && order.sms_opt_in !== undefined) setUnlessOlder('sms_opt_in', order.sms_opt_in);
   const orderEmail = order.customer_email_lower;
   const changedEmail = orderEmail !== account.email.toLowerCase();
   writes.push(
@@ -160,22 +144,15 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
     ),
   );
   if (order.customer_id && !account.customer_id) {
-    writes.push(
-      sendUnlessConditionFails(
-        deps.db,
-        new UpdateCommand({
-          TableName: table,
-          Key: accountKey,
-          UpdateExpression: 'SET customer_id = :id, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
-          ConditionExpression: 'attribute_not_exists(customer_id)',
-          ExpressionAttributeValues: {
-            ':id': order.customer_id,
-            ':gsiPk': gsi1.accountByCustomerId(order.customer_id).GSI1PK,
-            ':gsiSk': gsi1.accountByCustomerId(order.customer_id).GSI1SK,
-          },
-        }),
-      ),
-    );
+    updateAccountUnlessConditionFails({
+      UpdateExpression: 'SET customer_id = :id, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
+      ConditionExpression: 'attribute_not_exists(customer_id)',
+      ExpressionAttributeValues: {
+        ':id': order.customer_id,
+        ':gsiPk': gsi1.accountByCustomerId(order.customer_id).GSI1PK,
+        ':gsiSk': gsi1.accountByCustomerId(order.customer_id).GSI1SK,
+      },
+    });
   } else if (order.customer_id && account.customer_id !== order.customer_id) {
     logger.warn('the order carries another storefront customer id than its account; the account keeps its own', {
       order_id: order.id,
@@ -183,25 +160,18 @@ const updateAccount = async (deps: FulfilmentDeps, account: AccountItem, order: 
     });
   }
   if (order.endpoint === 'iot' && account.account_type === 'reseller' && !account.company) {
-    writes.push(
-      sendUnlessConditionFails(
-        deps.db,
-        new UpdateCommand({
-          TableName: table,
-          Key: accountKey,
-          UpdateExpression: 'SET company = :company',
-          ConditionExpression: 'attribute_not_exists(company)',
-          ExpressionAttributeValues: {
-            ':company': {
-              name: order.company_name ?? buyerName(order) ?? orderEmail,
-              ...(order.company_registration_number ? { registration_number: order.company_registration_number } : {}),
-              ...(order.vat_registration_number ? { vat_registration_number: order.vat_registration_number } : {}),
-              ...(order.billing_address ? { billing_address: order.billing_address } : {}),
-            },
-          },
-        }),
-      ),
-    );
+    updateAccountUnlessConditionFails({
+      UpdateExpression: 'SET company = :company',
+      ConditionExpression: 'attribute_not_exists(company)',
+      ExpressionAttributeValues: {
+        ':company': {
+          name: order.company_name ?? buyerName(order) ?? orderEmail,
+          ...(order.company_registration_number ? { registration_number: order.company_registration_number } : {}),
+          ...(order.vat_registration_number ? { vat_registration_number: order.vat_registration_number } : {}),
+          ...(order.billing_address ? { billing_address: order.billing_address } : {}),
+        },
+      },
+    });
   }
   await Promise.all(writes);
 };

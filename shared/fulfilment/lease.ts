@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sendUnlessConditionFails } from '../db/conditions';
 import { key } from '../db/keys';
 import type { FulfilmentDeps } from './deps';
+import { sleep } from '../time/sleep';
 
 /** Another worker holds the order longer than this worker waits: the message goes back to the queue. */
 export class OrderBusyError extends Error {
@@ -10,8 +11,6 @@ export class OrderBusyError extends Error {
     this.name = 'OrderBusyError';
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Takes the order's fulfilment lease (a conditional write on the order item): one worker per

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, isTransactionCanceled } from '../db/conditions';
+import { isConditionFailure, isTransactionCanceled, updatedUnlessConditionFails } from '../db/conditions';
 import type { SimListFencePageItem, SimListMetaItem } from '../db/items';
 import { key, partition, sortKeyPrefix } from '../db/keys';
 import { fencesPerPage, idBucketSize, pageShards, pageShardsOf, pageSlots, pageSlotsOf } from './layout';
@@ -132,24 +132,16 @@ export const fencesFromItems = (items: readonly Record<string, unknown>[]): Grou
  */
 export const coverId = async (table: ListTable, groupId: string, simId: number, known: GroupFences): Promise<GroupFences> => {
   if (simId <= known.meta.max_id) return known;
-  try {
-    const updated = await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: key.simListMeta(groupId),
-        UpdateExpression: 'SET max_id = :id',
-        ConditionExpression: 'attribute_exists(PK) AND max_id < :id',
-        ExpressionAttributeValues: { ':id': simId },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return withMeta(table, groupId, known, updated.Attributes as SimListMetaItem);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const fresh = await readGroupFences(table, groupId, true);
-    if (!fresh) throw new Error(`customer group ${groupId} has no list index`);
-    return fresh;
-  }
+  const meta = await updatedUnlessConditionFails<SimListMetaItem>(table, {
+    Key: key.simListMeta(groupId),
+    UpdateExpression: 'SET max_id = :id',
+    ConditionExpression: 'attribute_exists(PK) AND max_id < :id',
+    ExpressionAttributeValues: { ':id': simId },
+  });
+  if (meta) return withMeta(table, groupId, known, meta);
+  const fresh = await readGroupFences(table, groupId, true);
+  if (!fresh) throw new Error(`customer group ${groupId} has no list index`);
+  return fresh;
 };
 
 /** `known` with a newer META: the sealed pages read again only when more were sealed. */

@@ -7,6 +7,7 @@ import { entriesOf, updatedAtOfTimeEntry, type CountSlot, type ListEntry } from 
 import { coverId, cutTail, readGroupFences, type GroupFences, type ListTable } from './fences';
 import { countAttribute, highAttribute, lowAttribute } from './layout';
 import { poolContributionItem, poolContributionOf, recountPools } from './pools';
+import { sleep } from '../time/sleep';
 
 /** One change of a SIM item, as the table's stream tells it: the item before and after (absent when created or removed). */
 export interface SimChangeRecord {
@@ -27,8 +28,6 @@ export interface MaintainResult {
 const maxRecountAttempts = 12;
 /** BatchWriteItem calls in flight at once. */
 const parallelWrites = 8;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const groupOf = (sim: SimItem): string => sim.customer_path[0]!;
 

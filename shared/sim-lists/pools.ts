@@ -6,6 +6,7 @@ import { queryPages } from '../db/query-pages';
 import { poolAttribute, poolShardOf } from '../groups/directory';
 import { toHundredths } from '../vocabulary/amounts';
 import type { ListTable } from './fences';
+import { sleep } from '../time/sleep';
 
 /**
  * A data bundle's pool usage (issue #20: the sum of its SIMs' month-to-date usage), kept by the
@@ -40,7 +41,6 @@ export const poolContributionItem = (share: PoolContribution): Record<string, un
 
 /** Most attempts of a directory's pool recount before the batch fails (and the stream retries it). */
 const maxAttempts = 12;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The sum of one pool shard's contributions (strongly consistent). */
 const sumShard = async (table: ListTable, bundleId: string, shard: number): Promise<number> => {

@@ -8,6 +8,7 @@ import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences
 import { bucketsOfPage, legacyPageSlots, pageShards } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
 import { claimMsisdnAlone } from '../msisdn/msisdn-index';
+import { sleep } from '../time/sleep';
 
 /** Where a rebuild is, for its progress bar. */
 export interface RebuildProgress {
@@ -24,8 +25,6 @@ export type RebuildOutcome = 'ready' | 'already-ready';
 const chunkSize = 100;
 /** Margin between the index state's start and the first mark: writes of SIMs before it are not counted by the index. */
 const startMarginMs = 5_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A SIM of a group as its sim_scope item tells it: id and time of update. */
 interface ScopedSim {

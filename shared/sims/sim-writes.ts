@@ -5,6 +5,7 @@ import { key } from '../db/keys';
 import { reservePositions } from '../sim-lists/positions';
 import { claimMsisdnAlone, releaseMsisdn } from '../msisdn/msisdn-index';
 import { isoWithOffset } from './sim-object';
+import { sleep } from '../time/sleep';
 
 /**
  * The one write path of SIM items (issue #19, point 3): the seed loader on a table in use, the
@@ -33,8 +34,6 @@ export interface SimTable {
 
 /** Items per BatchWriteItem call. */
 const batchSize = 25;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Puts whole SIM items (new SIMs, or SIMs replaced as a whole), as they are given except for

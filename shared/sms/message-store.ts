@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
-import { gsi1, gsi1Partition, key } from '../db/keys';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, sendUnlessConditionFails, updatedUnlessConditionFails } from '../db/conditions';
+import { gsi1, key } from '../db/keys';
+import { itemAtGsi1Key } from '../db/gsi1-item';
 import type { SmsDeliveryEvent, SmsInboundItem, SmsMessageItem, SmsMessageStatus } from '../db/items';
 
 /** The table the messages live in. */
@@ -96,19 +97,8 @@ export const confirmSent = async (
  * The sent message with this provider message id (one GSI1 query, gsi1.messageByProviderId),
  * or undefined: the id is set only once the network accepted the message.
  */
-export const findMessageByProviderId = async (table: MessageTable, providerMessageId: string): Promise<SmsMessageItem | undefined> => {
-  const found = await table.db.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': gsi1Partition.messageByProviderId(providerMessageId), ':sk': 'MSG' },
-      Limit: 1,
-    }),
-  );
-  const message = found.Items?.[0] as SmsMessageItem | undefined;
-  return message?.type === 'sms_message' ? message : undefined;
-};
+export const findMessageByProviderId = (table: MessageTable, providerMessageId: string): Promise<SmsMessageItem | undefined> =>
+  itemAtGsi1Key<SmsMessageItem>(table, gsi1.messageByProviderId(providerMessageId), 'sms_message');
 
 /** One delivery event to keep in a message's history, with the key that recognises it again. */
 export interface HistoryEvent {
@@ -216,28 +206,14 @@ export const applyReceipt = async (
   receivedAt: string,
   occurredAt: string | null,
 ): Promise<ReceiptOutcome> => {
-  try {
-    const updated = await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: key.message(messageId),
-        UpdateExpression: 'SET #status = :status, received_at = :received, provider_occurred_at = :occurred REMOVE expires_at',
-        ConditionExpression: 'attribute_exists(PK) AND #status IN (:sent, :reserved)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': status,
-          ':received': receivedAt,
-          ':occurred': occurredAt,
-          ':sent': 'sent',
-          ':reserved': 'reserved',
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { outcome: 'recorded', message: updated.Attributes as SmsMessageItem };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const recorded = await updatedUnlessConditionFails<SmsMessageItem>(table, {
+    Key: key.message(messageId),
+    UpdateExpression: 'SET #status = :status, received_at = :received, provider_occurred_at = :occurred REMOVE expires_at',
+    ConditionExpression: 'attribute_exists(PK) AND #status IN (:sent, :reserved)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':status': status, ':received': receivedAt, ':occurred': occurredAt, ':sent': 'sent', ':reserved': 'reserved' },
+  });
+  if (recorded) return { outcome: 'recorded', message: recorded };
   const current = await getMessage(table, messageId);
   if (!current) return { outcome: 'unknown_reference' };
   return { outcome: current.status === status ? 'repeat' : 'ignored', message: current };

@@ -3,6 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApiGatewayEvent } from '../../local/api-gateway-event';
+import { checkoutExampleBodies, checkoutPaths } from '../../local/checkout-examples';
 import { lambdaContext } from '../../local/lambda-context';
 import { loadSeedDocument } from '../../local/seed/load';
 import { functionConfigs } from '../../shared/config/function-config';
@@ -21,33 +22,9 @@ import { startStripeStandIn, type StripeStandIn } from '../support/shop-runtime'
 // calculator, a controllable clock), against DynamoDB Local and the Stripe emulator (local/stripe-emulator) on a port of its own.
 process.env.STOREFRONT_SERVICE_TOKEN = serviceToken;
 
-const paths: Record<CheckoutEndpoint, string> = {
-  esim: '/api/v1/checkout',
-  physical: '/api/v1/physical-checkout',
-  iot: '/api/v1/iot-physical-checkout',
-};
-
-const address = { line1: '1 High Street', city: 'London', postal_code: 'SW1A 1AA', country: 'GB' };
-const bodies: Record<CheckoutEndpoint, Record<string, unknown>> = {
-  esim: { cart: [{ catalog_sku: 'TRAVEL-EU-5GB', quantity: 1 }], customer_email: 'tess@gmail.com', customer_country: 'GB' },
-  physical: {
-    cart: [{ catalog_sku: 'PHYSICAL-SIM-UK', quantity: 1 }],
-    customer_email: 'bea@shop.example',
-    customer_country: 'GB',
-    customer_name: 'Bea',
-    shipping_address: address,
-  },
-  iot: {
-    cart: [{ sku: 'IOT-CONTRACT-1GB', quantity: 1 }],
-    customer_email: 'ada@fleet.example',
-    customer_country: 'GB',
-    customer_first_name: 'Ada',
-    customer_last_name: 'Lovelace',
-    data_processing_consent: { agreed: true, wording: 'I agree.', given_at: '2026-11-20T10:00:00Z' },
-    billing_address: address,
-    shipping_address: address,
-  },
-};
+// A working request of each endpoint: the start banner's examples (the seed below has their plans).
+const paths = checkoutPaths;
+const bodies = checkoutExampleBodies;
 
 const seed = {
   plans: [

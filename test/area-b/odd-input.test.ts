@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkoutExampleBodies } from '../../local/checkout-examples';
 import { useShopRuntime } from '../support/shop-runtime';
 import { documents, errorAnswer, errorParts, post, readOrder, uuidPattern, type HttpAnswer } from './support/checkout-api';
 
@@ -116,16 +117,10 @@ describe('checkout text that is not well-formed Unicode', () => {
   });
 
   it('answers data_processing_consent_required for consent wording that is not well-formed', async () => {
-    const iot = JSON.stringify({
-      cart: [{ sku: 'IOT-CONTRACT-1GB', quantity: 1 }],
-      customer_email: 'iot@fleet.example',
-      customer_country: 'GB',
-      customer_first_name: 'Ada',
-      customer_last_name: 'Lovelace',
-      data_processing_consent: { agreed: true, wording: 'I agree WORDING', given_at: '2026-11-20T10:00:00Z' },
-      billing_address: { line1: '1 Way', city: 'London', postal_code: 'N1', country: 'GB' },
-      shipping_address: { line1: '1 Way', city: 'London', postal_code: 'N1', country: 'GB' },
-    }).replace('WORDING', '\\ud83d');
+    // The banner's working IoT request, its consent wording holding a lone surrogate.
+    const example = checkoutExampleBodies.iot;
+    const consent = { ...(example.data_processing_consent as object), wording: 'I agree WORDING' };
+    const iot = JSON.stringify({ ...example, data_processing_consent: consent }).replace('WORDING', '\\ud83d');
     expect(errorParts(await post(runtime.baseUrl, '/api/v1/iot-physical-checkout', iot))).toEqual(
       errorAnswer(400, 'data_processing_consent_required', wellFormed('data_processing_consent.wording')),
     );

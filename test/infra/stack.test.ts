@@ -7,7 +7,7 @@ import { resourcePath } from '../../infra/constructs/api-plan';
 import { allRoutes, type RouteDefinition, type SecretName } from '../../shared/topology/routes';
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../../shared/topology/queues';
-import { tableDefinition } from '../../shared/db/table';
+import { globalSecondaryIndexDeclarations } from '../../shared/db/table';
 import { streamConsumers } from '../../shared/topology/streams';
 import { topicConsumers } from '../../shared/topology/topics';
 import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
@@ -150,14 +150,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
           { AttributeName: 'GSI1PK', AttributeType: 'S' },
           { AttributeName: 'GSI1SK', AttributeType: 'S' },
         ]),
-        GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
-          IndexName: index.indexName,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: index.projection },
-        })),
+        GlobalSecondaryIndexes: globalSecondaryIndexDeclarations(),
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
         StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
         BillingMode: 'PAY_PER_REQUEST',

@@ -24,8 +24,8 @@ export interface ColdCallFigure {
   note?: string;
 }
 
-/** One bundled function (or baseline) with its figures. */
-export interface BundleFigure {
+/** A function (or baseline) to bundle and measure, before its figures. */
+export interface BundleCandidate {
   name: string;
   /** `peer`: another project's function given with --peer-bundle (bench/lib/peer.ts), loaded and cold-called like ours. */
   kind: 'route' | 'consumer' | 'baseline' | 'peer';
@@ -45,6 +45,10 @@ export interface BundleFigure {
   webhook: boolean;
   /** The consumer of the fulfilment queue (fulfil-order). */
   fulfilment: boolean;
+}
+
+/** One bundled function (or baseline) with its figures. */
+export interface BundleFigure extends BundleCandidate {
   /** index.mjs in bytes (minified; the source map is a separate file). */
   bytes: number;
   /** Side modules beside index.mjs (infra/bundling.ts `sideModules`), which a cold start does not load. */
@@ -71,19 +75,6 @@ export interface BundleFigure {
   /** Area A routes, the minimal handler and the peer: the cold import plus first call. */
   coldCall?: ColdCallFigure;
   error?: string;
-}
-
-/** A function (or baseline) to bundle and measure, before its figures. */
-export interface BundleCandidate {
-  name: string;
-  kind: BundleFigure['kind'];
-  env?: Record<string, string>;
-  handler: string;
-  group: string;
-  callsStripe: boolean;
-  checkout: boolean;
-  webhook: boolean;
-  fulfilment: boolean;
 }
 
 /** The minimal handler's name in the figures. */
