@@ -65,8 +65,11 @@ export interface StripeEmulator {
   publishableKey: string;
   intents: IntentStore;
   events: EventSender;
-  /** Answers one request; `path` is below the mount (`/v1/...`). */
-  handle(request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string): Promise<void>;
+  /**
+   * Answers one request; `path` is below the mount (`/v1/...`). `body`: the request's body when
+   * the caller has read it already (the standalone server records it first); else it is read here.
+   */
+  handle(request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string, body?: string): Promise<void>;
   /** Test only (no HTTP route reaches it): every creation received. */
   requests: RecordedPaymentIntentRequest[];
   /** Test only: the successful creation whose metadata carries this order id. */
@@ -77,7 +80,8 @@ export interface StripeEmulator {
   stop(): void;
 }
 
-const readBody = (request: IncomingMessage): Promise<string> =>
+/** A request's whole body as UTF-8 text. */
+export const readBody = (request: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -127,9 +131,9 @@ export const createStripeEmulator = (options: StripeEmulatorOptions = {}): Strip
     });
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string): Promise<void> => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, path: string, rawQuery: string, given?: string): Promise<void> => {
     const method = (request.method ?? 'GET').toUpperCase();
-    const body = await readBody(request);
+    const body = given ?? (await readBody(request));
     const requestId = `req_${randomId(14)}`;
     const idempotencyKey = method === 'POST' ? (request.headers['idempotency-key'] as string | undefined) : undefined;
     const headers: Record<string, string> = {

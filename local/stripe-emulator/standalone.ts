@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { logger } from '../../shared/observability/logger';
-import { createStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from './index';
+import { createStripeEmulator, readBody, type StripeEmulator, type StripeEmulatorOptions } from './index';
 
 /** One request exactly as it reached the standalone emulator. */
 export interface WireRequest {
@@ -37,18 +36,6 @@ export interface StandaloneStripeEmulator extends StripeEmulator {
   stop(): Promise<void>;
 }
 
-const readWhole = (request: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-
-/** The request again, its body readable once more, for the emulator's handler. */
-const replayed = (request: IncomingMessage, body: Buffer): IncomingMessage =>
-  Object.assign(Readable.from(body.length > 0 ? [body] : []), { method: request.method, url: request.url, headers: request.headers }) as unknown as IncomingMessage;
-
 const answerScripted = (response: ServerResponse, answer: ScriptedAnswer): void => {
   if ('hang' in answer) return;
   response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
@@ -68,11 +55,11 @@ export const startStandaloneStripeEmulator = async (options: StripeEmulatorOptio
   const server: Server = createServer((request, response) => {
     const url = request.url ?? '/';
     const at = url.indexOf('?');
-    readWhole(request)
+    readBody(request)
       .then((body) => {
-        wire.push({ method: request.method ?? '', path: url, headers: request.headers, body: body.toString('utf8') });
+        wire.push({ method: request.method ?? '', path: url, headers: request.headers, body });
         if (script) return answerScripted(response, script(wire.at(-1)!, wire.length));
-        return emulator.handle(replayed(request, body), response, at === -1 ? url : url.slice(0, at), at === -1 ? '' : url.slice(at + 1));
+        return emulator.handle(request, response, at === -1 ? url : url.slice(0, at), at === -1 ? '' : url.slice(at + 1), body);
       })
       .catch((error: unknown) => {
         logger.error('stripe emulator failed', { component: 'stripe-emulator', error: String(error), id: randomUUID() });
