@@ -20,7 +20,18 @@ export interface DynamoDbLocalOptions {
   persistDir?: string;
   /** Port to listen on; a free one when absent. */
   port?: number;
+  /**
+   * How a free port is picked when `port` is absent (the OS's pick by default). A picked
+   * port can be taken by another process before the JVM binds it; then another is picked.
+   */
+  pickPort?: () => Promise<number>;
 }
+
+/** How many picked ports are tried before giving up; a given `port` is tried once. */
+const PORT_ATTEMPTS = 5;
+
+const lostPortRace = (error: unknown): boolean =>
+  /BindException|Address already in use/.test((error as Error).message);
 
 /** Throws an error that says what to install when Java is missing. */
 export const assertJavaPresent = (): void => {
@@ -69,6 +80,8 @@ const waitUntilServing = async (endpoint: string, child: ChildProcess, timeoutMs
     region: 'eu-west-2',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
+    // Whatever else may hold the port (a JVM that lost it) must not stall the wait.
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
   });
   const deadline = Date.now() + timeoutMs;
   try {
@@ -94,7 +107,18 @@ const waitUntilServing = async (endpoint: string, child: ChildProcess, timeoutMs
  */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   assertJavaPresent();
-  const port = options.port ?? (await freePort());
+  if (options.port !== undefined) return startOnPort(options.port, options.persistDir);
+  const pickPort = options.pickPort ?? freePort;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnPort(await pickPort(), options.persistDir);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !lostPortRace(error)) throw error;
+    }
+  }
+};
+
+const startOnPort = async (port: number, persistDir: string | undefined): Promise<DynamoDbLocal> => {
   const directory = jarDirectory();
   const javaArgs = [
     '-Xms64m',
@@ -106,10 +130,12 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     String(port),
     '-sharedDb',
     '-disableTelemetry',
-    ...(options.persistDir ? ['-dbPath', options.persistDir] : ['-inMemory']),
+    ...(persistDir ? ['-dbPath', persistDir] : ['-inMemory']),
   ];
-  // The watchdog loop kills java once the parent (this Node process) is gone.
-  const script = 'java "$@" & child=$!; (while kill -0 "$PARENT_PID" 2>/dev/null; do sleep 1; done; kill "$child" 2>/dev/null) & wait "$child"';
+  // The watchdog loop kills java once the parent (this Node process) is gone. It lets go of
+  // stderr, so the pipe closes when java and the shell are gone.
+  const script =
+    'java "$@" & child=$!; (while kill -0 "$PARENT_PID" 2>/dev/null; do sleep 1; done; kill "$child" 2>/dev/null) 2>/dev/null & wait "$child"';
   const child = spawn('sh', ['-c', script, 'dynamodb-local', ...javaArgs], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -119,6 +145,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  const streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const endpoint = `http://127.0.0.1:${port}`;
   const signalGroup = (signal: NodeJS.Signals): void => {
     try {
@@ -144,7 +171,12 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   try {
     await waitUntilServing(endpoint, child, 60_000);
   } catch (error) {
-    await stop();
+    // A JVM that exited on its own (a port already bound, say) holds no port: end the
+    // watchdog and wait for stderr to close so the message is whole. One still running is stopped.
+    if (child.exitCode !== null) {
+      signalGroup('SIGTERM');
+      await streamsClosed;
+    } else await stop();
     throw new Error(`${(error as Error).message}\n${stderr}`);
   }
   return { endpoint, port, stop };
