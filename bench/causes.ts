@@ -156,8 +156,9 @@ export const knownCauses: KnownCause[] = [
     cause:
       'A change in the order of update recounts its SIM\'s old bucket, and the old buckets of SIMs last updated at scattered times are ' +
       'each on a count page of their own: a batch then writes about one count page per SIM and level (at a million SIMs every level ' +
-      'has more pages than a batch has SIMs; at 100,000 fewer). Open in issue 19: counts appended per batch as one delta item and ' +
-      'folded into the pages later (docs/area-a.md, "Limits, stated").',
+      'has more pages than a batch has SIMs; at 100,000 fewer). Open in issue 19: denser pages alone stay at about 1 a change; ' +
+      'deltas logged per list and folded after a few thousand changes would meet the bound at the price of a redesign of the ' +
+      'counting (docs/area-a.md, "Limits, stated").',
   },
   {
     id: 'scale-p99',
