@@ -3,6 +3,7 @@ import {
   DescribeStreamCommand,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  TrimmedDataAccessException,
   type _Record as StreamRecord,
   type AttributeValue,
   type DynamoDBStreamsClient,
@@ -130,6 +131,24 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
     let firstLook = true;
     let lastDescribe = 0;
 
+    /**
+     * Where a shard is read from: a shard seen after the first look from its start; at the
+     * first look an open shard from after its latest record, taken from its start when it
+     * has none yet (DynamoDB Local can answer a LATEST iterator of an empty shard with
+     * TrimmedDataAccessException once the first record arrives, and keep doing so).
+     */
+    const firstIterator = async (shardId: string, atFirstLook: boolean): Promise<string | undefined> => {
+      const fromStart = (await options.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+      if (!atFirstLook || !fromStart) return fromStart;
+      const probe = await options.streams.send(new GetRecordsCommand({ ShardIterator: fromStart, Limit: 1 }), { abortSignal: signal });
+      if ((probe.Records ?? []).length === 0) return fromStart;
+      return (await options.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'LATEST' }))).ShardIterator;
+    };
+    const getPage = (iterator: string) =>
+      options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
+    /** The last record read from each shard, where a trimmed iterator goes on from. */
+    const lastRead = new Map<string, string>();
+
     const discover = async () => {
       let exclusiveStartShardId: string | undefined;
       do {
@@ -144,10 +163,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
             finished.add(shardId);
             continue;
           }
-          const iterator = await options.streams.send(
-            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: firstLook ? 'LATEST' : 'TRIM_HORIZON' }),
-          );
-          iterators.set(shardId, iterator.ShardIterator);
+          iterators.set(shardId, await firstIterator(shardId, firstLook));
         }
         exclusiveStartShardId = described.StreamDescription?.LastEvaluatedShardId;
       } while (exclusiveStartShardId);
@@ -157,7 +173,25 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
     };
 
     const readShard = async (shardId: string, iterator: string): Promise<boolean> => {
-      const page = await options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
+      let page: Awaited<ReturnType<typeof getPage>>;
+      try {
+        page = await getPage(iterator);
+      } catch (error) {
+        if (!(error instanceof TrimmedDataAccessException)) throw error;
+        // DynamoDB Local keeps every record, so "trimmed" is spurious: go on after the last
+        // record read, or from the shard's start when none was (consumers take replays).
+        const last = lastRead.get(shardId);
+        const again = await options.streams.send(
+          new GetShardIteratorCommand(
+            last
+              ? { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last }
+              : { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' },
+          ),
+        );
+        logger.warn('stream iterator trimmed, read again', { component: 'local-stream-reader', consumer: consumer.name, shard: shardId, after: last ?? 'the start' });
+        iterators.set(shardId, again.ShardIterator);
+        return true;
+      }
       // Held while the page was on its way: nothing is handed on; the same iterator reads
       // these records again after release.
       if (held) return false;
@@ -198,6 +232,8 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           return true;
         }
       }
+      const lastRecord = page.Records?.at(-1)?.dynamodb?.SequenceNumber;
+      if (lastRecord) lastRead.set(shardId, lastRecord);
       if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
       else {
         iterators.delete(shardId);
