@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eventually, present } from '../support/eventually';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
 import type { SmsMessageItem } from '../../shared/db/items';
 import { key } from '../../shared/db/keys';
 import { inboundMessageId } from '../../shared/sms/inbound';
 import { logEntries, logLinesOf, metricLines } from '../support/log-lines';
 import { testDynamoClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { call } from '../area-a-webhooks/support/http';
 import { getSms, postSms } from './support/http';
 import { type HttpsReceiver, type ReceivedRequest, selfSignedCertificate, startHttpsReceiver, type TestCertificate } from '../support/https-receiver';
@@ -25,7 +24,6 @@ import { callerPool, sims, smsSeed } from './support/seed';
  */
 
 const masterSecret = 'test-master-secret';
-let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
 let subscribers: HttpsReceiver;
@@ -36,30 +34,32 @@ let counter = 0;
 const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
 const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 
-beforeAll(async () => {
-  certificate = selfSignedCertificate();
-  receiver = await startHttpsReceiver(certificate);
-  subscribers = await startHttpsReceiver(certificate, { lifecycleEvents: true });
-  runtime = await startTestRuntime({
-    seed: smsSeed,
-    env: {
-      SMS_PROVIDER: 'aws',
-      SMS_SIMULATOR_DELAY_MS: '100',
-      CALLBACK_ALLOWED_HOSTS: 'localhost',
-      NODE_EXTRA_CA_CERTS: certificate.certPath,
-      CALLBACK_SIGNING_SECRET: masterSecret,
-      WEBHOOK_RETRY_SCHEDULE_SECONDS: '1',
+const runtime = useTestRuntime(
+  async () => {
+    certificate = selfSignedCertificate();
+    receiver = await startHttpsReceiver(certificate);
+    subscribers = await startHttpsReceiver(certificate, { lifecycleEvents: true });
+    return {
+      seed: smsSeed,
+      env: {
+        SMS_PROVIDER: 'aws',
+        SMS_SIMULATOR_DELAY_MS: '100',
+        CALLBACK_ALLOWED_HOSTS: 'localhost',
+        NODE_EXTRA_CA_CERTS: certificate.certPath,
+        CALLBACK_SIGNING_SECRET: masterSecret,
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: '1',
+      },
+    };
+  },
+  {
+    stopAfter: async () => {
+      await receiver?.stop();
+      await subscribers?.stop();
+      certificate?.remove();
+      db.destroy();
     },
-  });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await receiver?.stop();
-  await subscribers?.stop();
-  certificate?.remove();
-  db.destroy();
-});
+  },
+);
 
 const signedBy = (secret: string, request: { headers: Record<string, string | string[] | undefined>; body: string }) =>
   verifyWebhook(

@@ -1,8 +1,7 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { eventually } from '../support/eventually';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { buildSnsEvent } from '../../local/topics';
 import { lambdaContext } from '../../local/lambda-context';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
@@ -10,7 +9,7 @@ import type { FulfilmentEffectItem, SmsMessageItem } from '../../shared/db/items
 import { key } from '../../shared/db/keys';
 import { recordSmsEvents } from '../../shared/routes/record-sms-events';
 import { testDynamoClient, testSqsClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { getSms, postSms } from './support/http';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { callerPool, sims, smsSeed } from './support/seed';
@@ -24,7 +23,6 @@ import { callerPool, sims, smsSeed } from './support/seed';
  */
 
 const masterSecret = 'test-master-secret';
-let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
 const db = DynamoDBDocumentClient.from(testDynamoClient());
@@ -33,27 +31,29 @@ let counter = 0;
 const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
 const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 
-beforeAll(async () => {
-  certificate = selfSignedCertificate();
-  receiver = await startHttpsReceiver(certificate);
-  runtime = await startTestRuntime({
-    seed: smsSeed,
-    env: {
-      SMS_PROVIDER: 'aws',
-      SMS_SIMULATOR_DELAY_MS: '600000',
-      CALLBACK_ALLOWED_HOSTS: 'localhost',
-      NODE_EXTRA_CA_CERTS: certificate.certPath,
-      CALLBACK_SIGNING_SECRET: masterSecret,
+const runtime = useTestRuntime(
+  async () => {
+    certificate = selfSignedCertificate();
+    receiver = await startHttpsReceiver(certificate);
+    return {
+      seed: smsSeed,
+      env: {
+        SMS_PROVIDER: 'aws',
+        SMS_SIMULATOR_DELAY_MS: '600000',
+        CALLBACK_ALLOWED_HOSTS: 'localhost',
+        NODE_EXTRA_CA_CERTS: certificate.certPath,
+        CALLBACK_SIGNING_SECRET: masterSecret,
+      },
+    };
+  },
+  {
+    stopAfter: async () => {
+      await receiver?.stop();
+      certificate?.remove();
+      db.destroy();
     },
-  });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await receiver?.stop();
-  certificate?.remove();
-  db.destroy();
-});
+  },
+);
 
 /** Sends an SMS with a callback to `path`; returns our id and the network's. */
 const send = async (label: string, path = `/ok/${uniqueId(label)}`) => {

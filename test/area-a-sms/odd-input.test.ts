@@ -1,9 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { key } from '../../shared/db/keys';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { testDynamoClient } from '../support/resources';
 import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
 import { callerPool, sims, smsSeed, type Caller } from './support/seed';
@@ -16,21 +15,16 @@ import { handedMessages } from './support/sms-network';
  * is refused instead of being stored as `?` or sent as garbage.
  */
 
-let runtime: LocalRuntime;
 const acme = callerPool('acme');
 const db = DynamoDBDocumentClient.from(testDynamoClient());
 
-beforeAll(async () => {
-  runtime = await startTestRuntime({
+const runtime = useTestRuntime(
+  {
     seed: smsSeed,
     env: { SMS_SIMULATOR_DELAY_MS: '600000', CALLBACK_ALLOWED_HOSTS: '127.0.0.1', CALLBACK_SIGNING_SECRET: 'test-master-secret' },
-  });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  db.destroy();
-});
+  },
+  { stopAfter: () => db.destroy() },
+);
 
 const view = (response: TestResponse) => ({ status: response.status, contentType: response.contentType, body: response.body });
 const error = (status: number, code: string, detail: string) => ({ status, contentType: 'application/json', body: { detail, code } });

@@ -1,38 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { describe, expect, it } from 'vitest';
+import { useTestRuntime } from '../support/runtime';
 import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
 import { startProviderSwitch, type ProviderSwitch } from './support/provider-switch';
 import { callerPool, sims, smsSeed } from './support/seed';
 import { handedMessages, providerAt, providerErrorDetail, providerTarget, smsProvider } from './support/sms-network';
 
-let runtime: LocalRuntime;
 let provider: ProviderSwitch;
 const acme = callerPool('acme');
 const globex = callerPool('globex');
 
-beforeAll(async () => {
-  // The provider is reached through a switch (in front of the runtime's SMS simulator, or of
-  // the AWS emulator with SMS_PROVIDER=aws) that a test can take down: SMS_PROVIDER_URL and
-  // AWS_SMS_ENDPOINT are read once, when the function starts.
-  provider = await startProviderSwitch();
-  runtime = await startTestRuntime({
-    seed: smsSeed,
-    env: {
-      // Receipts are posted by hand in these tests: the simulator's own come far too late.
-      SMS_SIMULATOR_DELAY_MS: '600000',
-      ...providerAt(provider.url),
-      CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
-      CALLBACK_SIGNING_SECRET: 'test-master-secret',
+const runtime = useTestRuntime(
+  async () => {
+    // The provider is reached through a switch (in front of the runtime's SMS simulator, or of
+    // the AWS emulator with SMS_PROVIDER=aws) that a test can take down: SMS_PROVIDER_URL and
+    // AWS_SMS_ENDPOINT are read once, when the function starts.
+    provider = await startProviderSwitch();
+    return {
+      seed: smsSeed,
+      env: {
+        // Receipts are posted by hand in these tests: the simulator's own come far too late.
+        SMS_SIMULATOR_DELAY_MS: '600000',
+        ...providerAt(provider.url),
+        CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
+        CALLBACK_SIGNING_SECRET: 'test-master-secret',
+      },
+    };
+  },
+  {
+    prepare: (started) => {
+      provider.target = providerTarget(started);
     },
-  });
-  provider.target = providerTarget(runtime);
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await provider?.stop();
-});
+    stopAfter: async () => {
+      await provider?.stop();
+    },
+  },
+);
 
 const send = (iccid: string, body: unknown, caller = acme()) => postSms(runtime.baseUrl, caller, iccid, body);
 const error = (status: number, code: string, detail: string) => ({

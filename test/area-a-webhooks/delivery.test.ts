@@ -2,9 +2,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventually, present } from '../support/eventually';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebhookDeliveryList } from '../../shared/webhooks/schemas';
-import type { LocalRuntime } from '../../local/runtime';
 import { issueApiKey, revokeApiKey } from '../../shared/auth/admin';
 import { verifyWebhook } from '../../shared/callbacks/signing';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,7 +11,7 @@ import { key } from '../../shared/db/keys';
 import { changeSim } from '../../shared/sims/change-sim';
 import { sealSecret } from '../../shared/webhooks/secret-box';
 import { testDynamoClient, testSqsClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { captureLogLines } from '../support/log-lines';
 import { type HttpsReceiver, type ReceivedRequest, selfSignedCertificate, startHttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { call } from './support/http';
@@ -25,7 +24,6 @@ import { callerPool, sims, webhookSeed } from './support/seed';
  * subscription and at delivery; identity events; `failing` and the dead-letter queue.
  */
 
-let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
 let db: DynamoDBDocumentClient;
@@ -34,27 +32,31 @@ const north = callerPool('north');
 const globex = callerPool('globex');
 let clock = Date.parse('2026-11-25T12:00:00Z');
 
-beforeAll(async () => {
-  certificate = selfSignedCertificate();
-  receiver = await startHttpsReceiver(certificate, { lifecycleEvents: true });
-  runtime = await startTestRuntime({
-    seed: webhookSeed,
-    env: {
-      // Exactly the receiver's origin (as the runtime exempts its inbox): 127.0.0.1 stays refused.
-      CALLBACK_ALLOWED_HOSTS: `localhost:${receiver.port}`,
-      NODE_EXTRA_CA_CERTS: certificate.certPath,
-      WEBHOOK_RETRY_SCHEDULE_SECONDS: '1',
-      WEBHOOK_FAILING_AFTER_EVENTS: '1',
+const runtime = useTestRuntime(
+  async () => {
+    certificate = selfSignedCertificate();
+    receiver = await startHttpsReceiver(certificate, { lifecycleEvents: true });
+    return {
+      seed: webhookSeed,
+      env: {
+        // Exactly the receiver's origin (as the runtime exempts its inbox): 127.0.0.1 stays refused.
+        CALLBACK_ALLOWED_HOSTS: `localhost:${receiver.port}`,
+        NODE_EXTRA_CA_CERTS: certificate.certPath,
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: '1',
+        WEBHOOK_FAILING_AFTER_EVENTS: '1',
+      },
+    };
+  },
+  {
+    prepare: () => {
+      db = DynamoDBDocumentClient.from(testDynamoClient());
     },
-  });
-  db = DynamoDBDocumentClient.from(testDynamoClient());
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await receiver?.stop();
-  certificate?.remove();
-});
+    stopAfter: async () => {
+      await receiver?.stop();
+      certificate?.remove();
+    },
+  },
+);
 
 const table = () => ({ db, tableName: runtime.tableName });
 const change = (iccid: string, values: Parameters<typeof changeSim>[2]) => changeSim(table(), iccid, values, (clock += 60_000));

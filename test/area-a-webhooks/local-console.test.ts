@@ -1,14 +1,13 @@
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { eventually, present } from '../support/eventually';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../admin/cli';
 import { deliveriesTable } from '../../local/console/sections/webhooks';
-import type { LocalRuntime } from '../../local/runtime';
 import type { WebhookDeliveryItem } from '../../shared/db/items';
 import { listDeliveries } from '../../shared/webhooks/deliveries';
 import { testDynamoClient } from '../support/resources';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { call } from './support/http';
 import { callerPool, sims, webhookSeed } from './support/seed';
 
@@ -19,18 +18,17 @@ import { callerPool, sims, webhookSeed } from './support/seed';
  * (local/console/sections/webhooks.ts; the page itself: test/local/developer-console.test.ts).
  */
 
-let runtime: LocalRuntime;
 let db: DynamoDBDocumentClient;
 const acme = callerPool('acme');
 
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed: webhookSeed });
-  db = DynamoDBDocumentClient.from(testDynamoClient());
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const runtime = useTestRuntime(
+  { seed: webhookSeed },
+  {
+    prepare: () => {
+      db = DynamoDBDocumentClient.from(testDynamoClient());
+    },
+  },
+);
 
 const postSim = async (iccid: string, body: string, method = 'POST') => {
   const response = await fetch(`${runtime.baseUrl}/_local/sims/${iccid}`, { method, body: method === 'GET' ? undefined : body });

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebhookSubscriptionList, WebhookSubscriptionWithSecret } from '../../shared/webhooks/schemas';
-import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { call } from './support/http';
 import { callerPool, webhookSeed } from './support/seed';
 
@@ -12,19 +11,12 @@ import { callerPool, webhookSeed } from './support/seed';
  * `{detail, code}`.
  */
 
-let runtime: LocalRuntime;
 const acme = callerPool('acme');
 const globex = callerPool('globex');
 // A public IP literal: accepted without name resolution (the tests have no network); never contacted.
 const hook = 'https://1.1.1.1/sim-events';
 
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed: webhookSeed });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const runtime = useTestRuntime({ seed: webhookSeed });
 
 const create = (caller: ReturnType<typeof acme>, body: unknown) => call(runtime.baseUrl, caller, 'POST', '/developer/api/webhooks/', body);
 const error = (status: number, code: string, detail: string) => ({ status, contentType: 'application/json', body: { detail, code } });

@@ -1,8 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { revokeApiKey, revokeBearerToken, setUserActive } from '../../shared/auth/admin';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { testDynamoClient } from '../support/resources';
 import { firstRequestHeaders, json, send } from './support/http';
 import { apiKeyOf, areaASeed, tokenOf, type TestUser } from './support/seed';
@@ -21,18 +20,11 @@ const users: TestUser[] = [
   { id: 'nia', customer: 'root' },
 ];
 
-let runtime: LocalRuntime;
 const client = testDynamoClient();
+const runtime = useTestRuntime(() => ({ seed: areaASeed(Date.now(), users, [{ label: 'spare', customer: 'root' }]) }), {
+  stopAfter: () => client.destroy(),
+});
 const admin = () => ({ db: DynamoDBDocumentClient.from(client), tableName: runtime.tableName });
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed: areaASeed(Date.now(), users, [{ label: 'spare', customer: 'root' }]) });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  client.destroy();
-});
 
 const get = (path: string, headers: Record<string, string>) => send(runtime.baseUrl, path, { headers });
 const bearer = (user: string) => ({ Authorization: `Bearer ${tokenOf(user)}` });

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSmsRoute } from '../../shared/routes/get-sms';
 import { listSimsRoute } from '../../shared/routes/list-sims';
-import type { LocalRuntime } from '../../local/runtime';
 import { countCalls, type CallCounter } from '../../shared/db/call-counter';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { json, send } from './support/http';
 import { invoke, tableWithSeed, type TestClock } from './support/invoke';
 import { apiKeyOf, areaASeed, tokenOf, type TestUser } from './support/seed';
@@ -25,15 +24,7 @@ const fresh = (): Record<string, string> => {
 };
 
 const seededAt = Date.now();
-let runtime: LocalRuntime;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed: areaASeed(seededAt, users) });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const runtime = useTestRuntime({ seed: areaASeed(seededAt, users) });
 
 const answer = async (path: string) => {
   const { status, headers, body } = await send(runtime.baseUrl, path, { headers: fresh() });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { describe, expect, it } from 'vitest';
+import { useTestRuntime } from '../support/runtime';
 import { firstRequestHeaders, json, rateLimitHeaders, send } from './support/http';
 import { apiKeyOf, areaASeed, expectedSims, isoDaysAgo, tokenOf, type TestUser } from './support/seed';
 
@@ -19,15 +18,7 @@ const fresh = (customer: string): Record<string, string> => {
 
 const seededAt = Date.now();
 const sims = expectedSims(seededAt);
-let runtime: LocalRuntime;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed: areaASeed(seededAt, users) });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const runtime = useTestRuntime({ seed: areaASeed(seededAt, users) });
 
 const get = (path: string, customer = 'root', method = 'GET') => send(runtime.baseUrl, path, { method, headers: fresh(customer) });
 const whole = async (path: string, customer = 'root', method = 'GET') => {

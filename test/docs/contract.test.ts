@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GatewayAnswerRecord } from '../../local/gateway';
-import type { LocalRuntime } from '../../local/runtime';
 import { answersChecked, contractProblems, recordAnswer, takeContractViolations } from '../support/contract';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 
 /**
  * The response check of the HTTP tests (test/support/contract.ts): it finds what the document
@@ -110,13 +109,7 @@ describe('the response check', () => {
 });
 
 describe('a test runtime', () => {
-  let runtime: LocalRuntime;
-  beforeAll(async () => {
-    runtime = await startTestRuntime();
-  });
-  afterAll(async () => {
-    await runtime?.stop();
-  });
+  const runtime = useTestRuntime();
 
   it('checks every answer of its gateway against the document', async () => {
     const before = answersChecked();

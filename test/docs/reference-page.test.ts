@@ -6,12 +6,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeedFile } from '../../local/cli-options';
 import { demoCredentials } from '../../local/demo-credentials';
-import type { LocalRuntime } from '../../local/runtime';
 import { buildReferenceSite } from '../../scripts/docs';
 import { openApiPath } from '../../scripts/openapi/render';
 import { routes } from '../../shared/topology/routes';
 import { eventTypes } from '../../shared/webhooks/event-types';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { launchChromium } from '../support/chromium';
 
 /**
@@ -82,13 +81,12 @@ const expectReference = async ({ page, record }: { page: Page; record: PageRecor
 
 describe('the API reference page in headless Chromium', () => {
   let browser: Browser;
-  let runtime: LocalRuntime;
+  const runtime = useTestRuntime({ seed: demoSeed, prefillReferenceCredentials: true });
   let staticSite: Server;
   let siteDir: string;
 
   beforeAll(async () => {
     browser = await launchChromium('The reference page test');
-    runtime = await startTestRuntime({ seed: demoSeed, prefillReferenceCredentials: true });
     // The static site as npm run docs builds it, served as plain files.
     siteDir = mkdtempSync(join(tmpdir(), 'reference-site-'));
     buildReferenceSite(siteDir, readFileSync(openApiPath, 'utf8'));
@@ -103,7 +101,6 @@ describe('the API reference page in headless Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await runtime?.stop();
     await new Promise((resolve) => (staticSite ? staticSite.close(resolve) : resolve(undefined)));
     if (siteDir) rmSync(siteDir, { recursive: true, force: true });
   });

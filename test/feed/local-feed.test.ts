@@ -4,15 +4,14 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../admin/cli';
 import { key } from '../../shared/db/keys';
 import { readGroupDirectory } from '../../shared/groups/directory';
 import { testDynamoClient, testSqsClient } from '../support/resources';
 import { lifecycleUrlOf } from '../../local/console/sections/webhooks';
 import { demoCredentials } from '../../local/demo-credentials';
-import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { eventually } from '../support/eventually';
 
 /**
@@ -35,17 +34,8 @@ const usage = (id: number, second: number, used: string) => ({
   type: 'usage', source_time: at(second), iccid: iccid(id), month, data_used_mb: used, data_overage_mb: '0.00', overage_cost: '0.00',
 });
 
-let runtime: LocalRuntime;
 const db = DynamoDBDocumentClient.from(testDynamoClient());
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  db.destroy();
-});
+const runtime = useTestRuntime({ seed }, { stopAfter: () => db.destroy() });
 
 const post = (body: string | unknown[], init: RequestInit = {}) =>
   fetch(`${runtime.baseUrl}/_local/feed`, {

@@ -5,14 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeedFile } from '../../local/cli-options';
 import { demoCredentials } from '../../local/demo-credentials';
 import { checkoutExamples } from '../../local/checkout-examples';
-import type { LocalRuntime } from '../../local/runtime';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { pageSecurityPolicy } from '../../local/console/http';
 import { simsPerPage } from '../../local/console/sections/sims';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gsi1Partition } from '../../shared/db/keys';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { eventually } from '../support/eventually';
 import { rawRequest } from './http-client';
 import { launchChromium } from '../support/chromium';
@@ -29,15 +28,15 @@ const demoSim = (seed as { sims: Array<{ iccid: string; customer: string; status
 const iotExample = checkoutExamples.find((example) => example.path === '/api/v1/iot-physical-checkout')!;
 
 
-let runtime: LocalRuntime;
 let browser: Browser;
 let page: Page;
 /** What the page reported as an error (console errors, uncaught exceptions, CSP violations): must stay empty. */
 const pageErrors: string[] = [];
 const db = documents();
 
+const runtime = useTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } }, { stopAfter: () => db.destroy() });
+
 beforeAll(async () => {
-  runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken } });
   browser = await launchChromium('The developer console test');
   page = await browser.newPage({ acceptDownloads: true });
   page.on('console', (message) => {
@@ -48,8 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await runtime?.stop();
-  db.destroy();
 });
 
 afterEach(() => {

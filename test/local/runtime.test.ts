@@ -1,8 +1,7 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { localSecretKey } from '../../local/stripe-emulator';
-import { startTestRuntime } from '../support/runtime';
+import { startTestRuntime, useTestRuntime } from '../support/runtime';
 import { testDynamoClient } from '../support/resources';
 
 const bearerToken = 'bearer_rt01_Qx7Lp2Vn9Rb4Tc8W';
@@ -16,16 +15,11 @@ const seed = {
 };
 const developerHeaders = { Authorization: `Bearer ${bearerToken}`, 'X-Customer-API-Key': apiKey };
 
-let runtime: LocalRuntime;
 const tableNameBefore = process.env.TABLE_NAME;
 
-beforeAll(async () => {
+const runtime = useTestRuntime(() => {
   process.env.STRIPE_SECRET_KEY = 'sk_test_from_the_shell';
-  runtime = await startTestRuntime({ seed, env: { CALLBACK_ALLOWED_HOSTS: 'localhost,127.0.0.1' } });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
+  return { seed, env: { CALLBACK_ALLOWED_HOSTS: 'localhost,127.0.0.1' } };
 });
 
 const notFound = { detail: 'Not found.', code: 'not_found' };

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoSeedFile } from '../../local/cli-options';
 import { lifecycleUrlOf } from '../../local/console/sections/webhooks';
 import { demoCredentials } from '../../local/demo-credentials';
-import type { LocalRuntime } from '../../local/runtime';
 import { bannerLines } from '../../local/start-banner';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 import { eventually } from '../support/eventually';
 
 /**
@@ -20,15 +19,7 @@ const seed: unknown = JSON.parse(readFileSync(demoSeedFile, 'utf8'));
 const credentials = demoCredentials(seed);
 const allEvents = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'];
 
-let runtime: LocalRuntime;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const runtime = useTestRuntime({ seed });
 
 const bash = async (script: string, env: Record<string, string> = {}) =>
   (await promisify(execFile)('bash', ['-c', script], { env: { ...process.env, ...env } })).stdout;

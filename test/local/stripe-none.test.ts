@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { errorAnswer, errorParts, post, serviceToken } from '../area-b/support/checkout-api';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 
 // STRIPE_SECRET_KEY=none: no payment processor (LOCAL-CONTRACT.md), and no emulator either.
-let runtime: LocalRuntime;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime({
-    seed: { plans: [{ sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' }], stock: [{ iccid: '8944500000000067001', kind: 'esim' }] },
-    env: { STOREFRONT_SERVICE_TOKEN: serviceToken, STRIPE_SECRET_KEY: 'none', STRIPE_API_BASE: 'http://127.0.0.1:9' },
-  });
+const runtime = useTestRuntime({
+  seed: { plans: [{ sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' }], stock: [{ iccid: '8944500000000067001', kind: 'esim' }] },
+  env: { STOREFRONT_SERVICE_TOKEN: serviceToken, STRIPE_SECRET_KEY: 'none', STRIPE_API_BASE: 'http://127.0.0.1:9' },
 });
-
-afterAll(() => runtime?.stop());
 
 describe('STRIPE_SECRET_KEY=none', () => {
   it('gives the handlers no Stripe key or base, and checkouts answer 503 stripe_not_configured', async () => {

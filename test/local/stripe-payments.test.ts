@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { pay } from '../../local/pay-cli';
 import { localSecretKey } from '../../local/stripe-emulator';
 import { documents, post, readOrder, serviceToken } from '../area-b/support/checkout-api';
 import { eventually } from '../support/eventually';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 
 // STRIPE_SECRET_KEY unset: the runtime runs the embedded Stripe emulator, and a checkout is
 // paid, declined or cancelled through `{base}/_local/stripe` as a storefront would
@@ -15,19 +14,14 @@ const seed = {
   stock: ['8944500000000066001', '8944500000000066002', '8944500000000066003'].map((iccid) => ({ iccid, kind: 'esim' })),
 };
 
-let runtime: LocalRuntime;
 const db = documents();
 /** What the runtime told the person at the terminal (npm start prints these lines). */
 const announced: string[] = [];
 
-beforeAll(async () => {
-  runtime = await startTestRuntime({ seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken }, announce: (line) => announced.push(line) });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  db.destroy();
-});
+const runtime = useTestRuntime(
+  { seed, env: { STOREFRONT_SERVICE_TOKEN: serviceToken }, announce: (line) => announced.push(line) },
+  { stopAfter: () => db.destroy() },
+);
 
 const checkout = async (email: string) => {
   const answer = await post(runtime.baseUrl, '/api/v1/checkout', {

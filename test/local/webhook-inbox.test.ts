@@ -1,25 +1,17 @@
 import { X509Certificate } from 'node:crypto';
 import { eventually, present } from '../support/eventually';
 import { request } from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
+import { describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../local/self-signed-certificate';
 import { customerWebhookSecret, webhookSignature } from '../../shared/callbacks/signing';
 import { callerPool, sims, smsSeed } from '../area-a-sms/support/seed';
-import { startTestRuntime } from '../support/runtime';
+import { useTestRuntime } from '../support/runtime';
 
 const masterSecret = 'inbox-test-master-secret';
-let runtime: LocalRuntime;
 const acme = callerPool('acme');
 
-beforeAll(async () => {
-  // No CALLBACK_ALLOWED_HOSTS and no NODE_EXTRA_CA_CERTS: the inbox needs no configuration.
-  runtime = await startTestRuntime({ seed: smsSeed, env: { SMS_SIMULATOR_DELAY_MS: '50', CALLBACK_SIGNING_SECRET: masterSecret } });
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+// No CALLBACK_ALLOWED_HOSTS and no NODE_EXTRA_CA_CERTS: the inbox needs no configuration.
+const runtime = useTestRuntime({ seed: smsSeed, env: { SMS_SIMULATOR_DELAY_MS: '50', CALLBACK_SIGNING_SECRET: masterSecret } });
 
 const sendSms = (iccid: string, callbackUrl: string) => {
   const caller = acme();

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../local/runtime';
-import { startTestRuntime } from '../support/runtime';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestRuntime } from '../support/runtime';
 import { captureLogLines, logEntries, metricLines, type LogCapture, type LogLine } from '../support/log-lines';
 import { eventually } from '../support/eventually';
 import { postReceipt, postSms } from '../area-a-sms/support/http';
@@ -22,36 +21,41 @@ const seed = {
   stock: [{ iccid: '8944500000000099001', kind: 'esim' }],
 };
 
-let runtime: LocalRuntime;
 let certificate: TestCertificate;
 let receiver: HttpsReceiver;
 let capture: LogCapture;
 const acme = callerPool('acme');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-beforeAll(async () => {
-  certificate = selfSignedCertificate();
-  receiver = await startHttpsReceiver(certificate);
-  runtime = await startTestRuntime({
-    seed,
-    quiet: false,
-    env: {
-      // The simulator would post the receipt later; this test posts it itself, to read the answer.
-      SMS_SIMULATOR_DELAY_MS: '600000',
-      CALLBACK_ALLOWED_HOSTS: 'localhost',
-      NODE_EXTRA_CA_CERTS: certificate.certPath,
-      CALLBACK_SIGNING_SECRET: 'correlation-test-secret',
+const runtime = useTestRuntime(
+  async () => {
+    certificate = selfSignedCertificate();
+    receiver = await startHttpsReceiver(certificate);
+    return {
+      seed,
+      quiet: false,
+      env: {
+        // The simulator would post the receipt later; this test posts it itself, to read the answer.
+        SMS_SIMULATOR_DELAY_MS: '600000',
+        CALLBACK_ALLOWED_HOSTS: 'localhost',
+        NODE_EXTRA_CA_CERTS: certificate.certPath,
+        CALLBACK_SIGNING_SECRET: 'correlation-test-secret',
+      },
+    };
+  },
+  {
+    prepare: () => {
+      capture = captureLogLines();
     },
-  });
-  capture = captureLogLines();
-});
+    stopAfter: async () => {
+      await receiver?.stop();
+      certificate?.remove();
+    },
+  },
+);
 
-afterAll(async () => {
-  capture?.restore();
-  await runtime?.stop();
-  await receiver?.stop();
-  certificate?.remove();
-});
+// Registered after the fixture's, so it runs before the runtime stops (afterAll hooks run last first).
+afterAll(() => capture?.restore());
 
 const linesWith = (id: string): LogLine[] => logEntries(capture.lines()).filter((line) => line.correlation_id === id);
 const where = (line: LogLine) => String(line.consumer ?? line.component ?? line.function_name);

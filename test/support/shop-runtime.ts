@@ -1,9 +1,9 @@
-import { afterAll, beforeAll } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime';
 import { startStandaloneStripeEmulator, type StandaloneStripeEmulator } from '../../local/stripe-emulator/standalone';
 import { serviceToken, stripeTestKey } from '../area-b/support/checkout-api';
 import { webhookSecret } from '../area-b-fulfilment/support/stripe-events';
-import { startTestRuntime } from './runtime';
+import { lateBound } from './late-bound';
+import { useTestRuntime } from './runtime';
 
 /**
  * The Stripe stand-in of the tests: the local runtime's Stripe emulator (local/stripe-emulator),
@@ -33,72 +33,46 @@ export interface ShopRuntime {
 }
 
 /**
- * Starts the Stripe emulator, then the test runtime with `seed`, configured for Area B: the
- * test service token, the emulator as Stripe (STRIPE_SECRET_KEY, STRIPE_API_BASE) and the test
- * webhook secret, plus `env`. The emulator posts its events to this runtime's webhook route.
- * The one place where Area B suites get their runtime. Stop both in afterAll.
- */
-export const startShopRuntime = async (seed: unknown, env: Record<string, string> = {}): Promise<ShopRuntime> => {
-  let baseUrl: string | undefined;
-  const stripe = await startStripeStandIn({ webhookUrl: () => baseUrl && `${baseUrl}/api/v1/webhooks/stripe` });
-  try {
-    const runtime = await startTestRuntime({
-      seed,
-      env: {
-        STOREFRONT_SERVICE_TOKEN: serviceToken,
-        STRIPE_SECRET_KEY: stripeTestKey,
-        STRIPE_API_BASE: stripe.url,
-        STRIPE_WEBHOOK_SECRET: webhookSecret,
-        ...env,
-      },
-    });
-    baseUrl = runtime.baseUrl;
-    return { runtime, stripe };
-  } catch (error) {
-    await stripe.stop();
-    throw error;
-  }
-};
-
-/**
- * A stand-in for a value made in beforeAll, usable at a suite's top level before it exists: every
- * property read (methods bound) goes to the value `bind` gave it; before that, a read throws.
- */
-export const lateBound = <T extends object>(what: string): { value: T; bind(target: T | undefined): void } => {
-  let target: T | undefined;
-  const value = new Proxy({} as T, {
-    get: (_, property) => {
-      if (!target) throw new Error(`${what} is not started (it starts in beforeAll)`);
-      const found = Reflect.get(target, property, target) as unknown;
-      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-    },
-  });
-  return { value, bind: (given) => (target = given) };
-};
-
-/**
- * The Area B suites' fixture: starts the shop runtime with `seed` and `env` in beforeAll
- * (startShopRuntime), runs `prepare` with it, and stops it, its Stripe stand-in and `db` in
- * afterAll. `runtime` and `stripe` can be named at the top level of the file: they are bound
+ * The Area B suites' fixture, the one place where they get their runtime: in beforeAll it starts
+ * the Stripe emulator, then the test runtime (useTestRuntime) with `seed`, configured for Area B:
+ * the test service token, the emulator as Stripe (STRIPE_SECRET_KEY, STRIPE_API_BASE) and the
+ * test webhook secret, plus `env`; the emulator posts its events to this runtime's webhook route.
+ * Then it runs `prepare` with both. In afterAll it stops the runtime, then the Stripe stand-in,
+ * then `db`. `runtime` and `stripe` can be named at the top level of the file: they are bound
  * when the runtime has started.
  */
 export const useShopRuntime = (
   seed: unknown,
   options: { env?: Record<string, string>; db?: { destroy(): void }; prepare?: (shop: ShopRuntime) => Promise<void> } = {},
 ): ShopRuntime => {
-  const runtime = lateBound<LocalRuntime>('the shop runtime');
   const stripe = lateBound<StripeStandIn>('the Stripe stand-in');
-  let started: ShopRuntime | undefined;
-  beforeAll(async () => {
-    started = await startShopRuntime(seed, options.env);
-    runtime.bind(started.runtime);
-    stripe.bind(started.stripe);
-    await options.prepare?.(started);
-  });
-  afterAll(async () => {
-    await started?.runtime.stop();
-    await started?.stripe.stop();
-    options.db?.destroy();
-  });
-  return { runtime: runtime.value, stripe: stripe.value };
+  let standIn: StripeStandIn | undefined;
+  let baseUrl: string | undefined;
+  const runtime = useTestRuntime(
+    async () => {
+      standIn = await startStripeStandIn({ webhookUrl: () => baseUrl && `${baseUrl}/api/v1/webhooks/stripe` });
+      return {
+        seed,
+        env: {
+          STOREFRONT_SERVICE_TOKEN: serviceToken,
+          STRIPE_SECRET_KEY: stripeTestKey,
+          STRIPE_API_BASE: standIn.url,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+          ...options.env,
+        },
+      };
+    },
+    {
+      prepare: async (started) => {
+        baseUrl = started.baseUrl;
+        stripe.bind(standIn);
+        await options.prepare?.({ runtime: started, stripe: standIn! });
+      },
+      stopAfter: async () => {
+        await standIn?.stop();
+        options.db?.destroy();
+      },
+    },
+  );
+  return { runtime, stripe: stripe.value };
 };
