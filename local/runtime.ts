@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { allRoutes } from '../shared/topology/routes';
 import { topicConsumers } from '../shared/topology/topics';
-import { applyHandlerEnvironment } from './apply-handler-environment';
+import { reserveHandlerEnvironment } from './apply-handler-environment';
 import { checkoutPayLine } from './checkout-pay-line';
 import { createDeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
@@ -108,6 +108,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       stripe: () => emulator,
       baseUrl: () => baseUrl,
     });
+    // Put back after the gateway has stopped (cleanups run last first).
+    const processEnvironment = reserveHandlerEnvironment(cleanups);
     const gateway = await startGateway({
       port: options.port,
       quiet: options.quiet,
@@ -174,7 +176,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         ...(given.STOREFRONT_SERVICE_TOKEN === undefined ? { storefrontToken: env.STOREFRONT_SERVICE_TOKEN } : {}),
       };
     }
-    applyHandlerEnvironment(env, cleanups);
+    processEnvironment.apply(env);
 
     const redriven = await redrivePersistedRuntime({ options, sqsLocal, created, dynamo, tableName });
     const streamReader = await startConsumers(
