@@ -8,8 +8,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The HTTP suites of both areas: the test files under test/area-* that start the local
- * runtime (they call startTestRuntime, or the fixtures useTestRuntime / useShopRuntime which
- * wrap it: test/support/runtime.ts, test/support/shop-runtime.ts) and so reach the functions
+ * runtime (they call startTestRuntime, or the fixtures useTestRuntime / useShopRuntime /
+ * useCallbackRuntime which wrap it: test/support/runtime.ts, test/support/shop-runtime.ts,
+ * test/area-a-sms/support/callback-runtime.ts) and so reach the functions
  * over HTTP and SQS. The bundled project runs them a second time against the esbuild bundles
  * the stack deploys.
  */
@@ -20,7 +21,7 @@ const httpSuites = readdirSync(join(root, 'test'))
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => `test/${folder}/${file}`),
   )
-  .filter((file) => /\b(startTestRuntime|use(Test|Shop)Runtime)\(/.test(readFileSync(join(root, file), 'utf8')))
+  .filter((file) => /\b(startTestRuntime|use(Test|Shop|Callback)Runtime)\(/.test(readFileSync(join(root, file), 'utf8')))
   .sort();
 
 /**

@@ -8,11 +8,11 @@ import { key } from '../../shared/db/keys';
 import { inboundMessageId } from '../../shared/sms/inbound';
 import { logEntries, logLinesOf, metricLines } from '../support/log-lines';
 import { testDynamoClient } from '../support/resources';
-import { useTestRuntime } from '../support/runtime';
 import { call } from '../area-a-webhooks/support/http';
 import { getSms, postSms } from './support/http';
-import { type HttpsReceiver, type ReceivedRequest, selfSignedCertificate, startHttpsReceiver, type TestCertificate } from '../support/https-receiver';
-import { callerPool, sims, smsSeed } from './support/seed';
+import type { ReceivedRequest } from '../support/https-receiver';
+import { isoWithOffset, masterSecret, uniqueId, useCallbackRuntime } from './support/callback-runtime';
+import { callerPool, sims } from './support/seed';
 
 /**
  * Issue #21 "Checked by", end to end over HTTP with SMS_PROVIDER=aws and nothing stubbed: the
@@ -23,42 +23,13 @@ import { callerPool, sims, smsSeed } from './support/seed';
  * customer and its ancestors.
  */
 
-const masterSecret = 'test-master-secret';
-let certificate: TestCertificate;
-let receiver: HttpsReceiver;
-let subscribers: HttpsReceiver;
 const db = DynamoDBDocumentClient.from(testDynamoClient());
 const acme = callerPool('acme');
 const globex = callerPool('globex');
-let counter = 0;
-const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
-const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 
-const runtime = useTestRuntime(
-  async () => {
-    certificate = selfSignedCertificate();
-    receiver = await startHttpsReceiver(certificate);
-    subscribers = await startHttpsReceiver(certificate, { lifecycleEvents: true });
-    return {
-      seed: smsSeed,
-      env: {
-        SMS_PROVIDER: 'aws',
-        SMS_SIMULATOR_DELAY_MS: '100',
-        CALLBACK_ALLOWED_HOSTS: 'localhost',
-        NODE_EXTRA_CA_CERTS: certificate.certPath,
-        CALLBACK_SIGNING_SECRET: masterSecret,
-        WEBHOOK_RETRY_SCHEDULE_SECONDS: '1',
-      },
-    };
-  },
-  {
-    stopAfter: async () => {
-      await receiver?.stop();
-      await subscribers?.stop();
-      certificate?.remove();
-      db.destroy();
-    },
-  },
+const { runtime, receiver, subscribers } = useCallbackRuntime(
+  { SMS_PROVIDER: 'aws', SMS_SIMULATOR_DELAY_MS: '100', WEBHOOK_RETRY_SCHEDULE_SECONDS: '1' },
+  { subscribers: true, stopAfter: () => db.destroy() },
 );
 
 const signedBy = (secret: string, request: { headers: Record<string, string | string[] | undefined>; body: string }) =>

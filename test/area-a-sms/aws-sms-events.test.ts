@@ -9,10 +9,9 @@ import type { FulfilmentEffectItem, SmsMessageItem } from '../../shared/db/items
 import { key } from '../../shared/db/keys';
 import { recordSmsEvents } from '../../shared/routes/record-sms-events';
 import { testDynamoClient, testSqsClient } from '../support/resources';
-import { useTestRuntime } from '../support/runtime';
 import { getSms, postSms } from './support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
-import { callerPool, sims, smsSeed } from './support/seed';
+import { isoWithOffset, masterSecret, uniqueId, useCallbackRuntime } from './support/callback-runtime';
+import { callerPool, sims } from './support/seed';
 
 /**
  * Issue #21, delivery events of AWS End User Messaging SMS over HTTP against the local runtime:
@@ -22,38 +21,10 @@ import { callerPool, sims, smsSeed } from './support/seed';
  * `POST /_local/aws-sms/events`, which hands it to the same consumer as the deployed topic.
  */
 
-const masterSecret = 'test-master-secret';
-let certificate: TestCertificate;
-let receiver: HttpsReceiver;
 const db = DynamoDBDocumentClient.from(testDynamoClient());
 const acme = callerPool('acme');
-let counter = 0;
-const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
-const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 
-const runtime = useTestRuntime(
-  async () => {
-    certificate = selfSignedCertificate();
-    receiver = await startHttpsReceiver(certificate);
-    return {
-      seed: smsSeed,
-      env: {
-        SMS_PROVIDER: 'aws',
-        SMS_SIMULATOR_DELAY_MS: '600000',
-        CALLBACK_ALLOWED_HOSTS: 'localhost',
-        NODE_EXTRA_CA_CERTS: certificate.certPath,
-        CALLBACK_SIGNING_SECRET: masterSecret,
-      },
-    };
-  },
-  {
-    stopAfter: async () => {
-      await receiver?.stop();
-      certificate?.remove();
-      db.destroy();
-    },
-  },
-);
+const { runtime, receiver } = useCallbackRuntime({ SMS_PROVIDER: 'aws', SMS_SIMULATOR_DELAY_MS: '600000' }, { stopAfter: () => db.destroy() });
 
 /** Sends an SMS with a callback to `path`; returns our id and the network's. */
 const send = async (label: string, path = `/ok/${uniqueId(label)}`) => {

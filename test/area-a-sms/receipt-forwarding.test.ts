@@ -4,43 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogLines, type LogCapture } from '../support/log-lines';
 import { customerWebhookSecret, verifyWebhook } from '../../shared/callbacks/signing';
 import { testSqsClient } from '../support/resources';
-import { useTestRuntime } from '../support/runtime';
 import { getSms, postReceipt, postSms } from './support/http';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type TestCertificate } from '../support/https-receiver';
-import { callerPool, sims, smsSeed } from './support/seed';
+import { isoWithOffset, masterSecret, uniqueId, useCallbackRuntime } from './support/callback-runtime';
+import { callerPool, sims } from './support/seed';
 
-const masterSecret = 'test-master-secret';
-let certificate: TestCertificate;
-let receiver: HttpsReceiver;
 let capture: LogCapture | undefined;
 const acme = callerPool('acme');
-let counter = 0;
-const uniqueId = (label: string) => `${label}-${process.pid}-${(counter += 1)}`;
-const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 
-const runtime = useTestRuntime(
-  async () => {
-    certificate = selfSignedCertificate();
-    receiver = await startHttpsReceiver(certificate);
-    return {
-      seed: smsSeed,
-      env: {
-        SMS_SIMULATOR_DELAY_MS: '50',
-        CALLBACK_ALLOWED_HOSTS: 'localhost',
-        // Set only in the runtime's environment, long after this process started.
-        NODE_EXTRA_CA_CERTS: certificate.certPath,
-        CALLBACK_SIGNING_SECRET: masterSecret,
-        CALLBACK_TOTAL_TIMEOUT_MS: '1500',
-      },
-    };
-  },
-  {
-    stopAfter: async () => {
-      await receiver?.stop();
-      certificate?.remove();
-    },
-  },
-);
+const { runtime, receiver } = useCallbackRuntime({ SMS_SIMULATOR_DELAY_MS: '50', CALLBACK_TOTAL_TIMEOUT_MS: '1500' });
 
 afterEach(() => {
   capture?.restore();
