@@ -5,9 +5,9 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader';
-import type { StreamConsumerDefinition } from '../../shared/topology/streams';
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { eventually } from '../support/eventually';
+import { probeConsumer } from './support/probe-consumer';
 import { createTestTable, testDynamoClient } from '../support/resources';
 
 /**
@@ -70,15 +70,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => proxy?.close(() => resolve()));
 });
 
-const consumer: StreamConsumerDefinition = {
-  name: 'probe',
-  handler: 'unused.ts',
-  timeoutSeconds: 5,
-  batchSize: 10,
-  retryAttempts: 1,
-  itemTypes: ['sim'],
-  access: { table: 'read' },
-};
+const consumer = probeConsumer;
 
 const putSim = (id: number) => db.send(new PutCommand({ TableName: tableName, Item: { PK: `SIM#${id}`, SK: 'SIM', type: 'sim', id, status: 'active' } }));
 

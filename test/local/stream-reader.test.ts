@@ -4,9 +4,9 @@ import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader';
-import type { StreamConsumerDefinition } from '../../shared/topology/streams';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { eventually } from '../support/eventually';
+import { probeConsumer } from './support/probe-consumer';
 
 /**
  * The local runtime's reader of the table's stream (local/stream-reader.ts) against DynamoDB
@@ -18,15 +18,7 @@ import { eventually } from '../support/eventually';
 const dynamo = testDynamoClient();
 const db = DynamoDBDocumentClient.from(dynamo);
 const streams = new DynamoDBStreamsClient({ endpoint: dynamodbEndpoint(), region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const consumer: StreamConsumerDefinition = {
-  name: 'probe',
-  handler: 'unused.ts',
-  timeoutSeconds: 5,
-  batchSize: 10,
-  retryAttempts: 1,
-  itemTypes: ['sim'],
-  access: { table: 'read' },
-};
+const consumer = probeConsumer;
 let tableName: string;
 let reader: StreamReader | undefined;
 
