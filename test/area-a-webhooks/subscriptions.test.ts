@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { fetchFromRuntime } from '../support/request';
 import { describe, expect, it } from 'vitest';
 import { WebhookSubscriptionList, WebhookSubscriptionWithSecret } from '../../shared/webhooks/schemas';
 import { useTestRuntime } from '../support/runtime';
@@ -46,7 +47,7 @@ describe('webhook subscription routes', () => {
     const { id } = created.body as { id: string };
     expect((await call(runtime.baseUrl, acme(), 'DELETE', `/developer/api/webhooks/${id}/`)).status).toBe(200);
 
-    const anonymous = await fetch(`${runtime.baseUrl}/developer/api/webhooks/`, { method: 'POST', body: JSON.stringify({ url: hook }) });
+    const anonymous = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/webhooks/`, { method: 'POST', body: JSON.stringify({ url: hook }) });
     expect([anonymous.status, await anonymous.json()]).toEqual([
       401,
       { detail: 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.', code: 'bearer_token_required' },

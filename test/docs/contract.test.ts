@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fetchFromRuntime } from '../support/request';
 import type { GatewayAnswerRecord } from '../../local/gateway';
 import { answersChecked, contractProblems, recordAnswer, takeContractViolations } from '../support/contract';
 import { useTestRuntime } from '../support/runtime';
@@ -113,8 +114,8 @@ describe('a test runtime', () => {
 
   it('checks every answer of its gateway against the document', async () => {
     const before = answersChecked();
-    const unauthenticated = await fetch(`${runtime.baseUrl}/developer/api/sims/`);
-    const unknown = await fetch(`${runtime.baseUrl}/api/v1/nothing-here`);
+    const unauthenticated = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/`);
+    const unknown = await fetchFromRuntime(`${runtime.baseUrl}/api/v1/nothing-here`);
     expect([unauthenticated.status, unknown.status]).toEqual([401, 404]);
     expect(await unauthenticated.json()).toEqual({
       detail: 'A personal bearer token is required: Authorization: Bearer bearer_<prefix>_<secret>.',

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { fetchFromRuntime } from '../support/request';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -45,7 +46,7 @@ const post = (body: string | unknown[], init: RequestInit = {}) =>
   });
 
 /** A SIM as A2 answers it (Area A is rate limited: the waits below read the table instead). */
-const simOf = async (id: number) => (await (await fetch(`${runtime.baseUrl}/developer/api/sims/${id}/`, { headers: developer })).json()) as Record<string, any>;
+const simOf = async (id: number) => (await (await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/${id}/`, { headers: developer })).json()) as Record<string, any>;
 /** A SIM's item in the table. */
 const simItem = async (id: number) => (await db.send(new GetCommand({ TableName: runtime.tableName, Key: key.sim(id) }))).Item ?? {};
 
@@ -119,7 +120,7 @@ describe('a message that cannot be read at all', () => {
 
 describe('lifecycle events from feed records', () => {
   it('fire once per real change: not for a repeated record, nor for a newer one with the same values', async () => {
-    const subscribed = await fetch(`${runtime.baseUrl}/developer/api/webhooks/`, {
+    const subscribed = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/webhooks/`, {
       method: 'POST',
       headers: { ...developer, 'Content-Type': 'application/json' },
       body: JSON.stringify({ url: lifecycleUrlOf(runtime.inbox.url) }),

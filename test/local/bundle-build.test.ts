@@ -1,4 +1,5 @@
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
+import { fetchFromRuntime } from '../support/request';
 import { readFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import { join } from 'node:path';
@@ -109,7 +110,7 @@ describe('startLocalRuntime({ bundled: true })', () => {
     });
     const fallback = runtime.bundles!.files['functions/default-fallback.ts']!;
     expect(fallback).toBe(join(runtime.bundles!.dir, 'default-fallback', 'index.mjs'));
-    const response = await fetch(`${runtime.baseUrl}/no-such-path`);
+    const response = await fetchFromRuntime(`${runtime.baseUrl}/no-such-path`);
     expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }).toEqual({
       status: 404,
       type: 'application/json',

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fetchFromRuntime } from '../support/request';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -219,7 +220,7 @@ describe('the developer console in Chromium', () => {
 
   it('shows an SMS handed to the simulator with its receipt, and the signed delivery in the webhook inbox', async () => {
     const message = `Console check <b>${Date.now()}</b>`;
-    const sent = await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.iccid}/sms/`, {
+    const sent = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/${credentials.iccid}/sms/`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${credentials.bearerToken}`, 'X-Customer-API-Key': credentials.apiKey!, 'Content-Type': 'application/json' },
       body: JSON.stringify({ message, callback_url: runtime.inbox.url }),

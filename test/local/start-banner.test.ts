@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { fetchFromRuntime } from '../support/request';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -27,14 +28,14 @@ const bash = async (script: string, env: Record<string, string> = {}) =>
 const developer = { Authorization: `Bearer ${credentials.bearerToken}`, 'X-Customer-API-Key': credentials.apiKey! };
 
 const subscriptions = async () =>
-  ((await (await fetch(`${runtime.baseUrl}/developer/api/webhooks/`, { headers: developer })).json()) as { results: Array<{ id: string; url: string; events: string[] }> })
+  ((await (await fetchFromRuntime(`${runtime.baseUrl}/developer/api/webhooks/`, { headers: developer })).json()) as { results: Array<{ id: string; url: string; events: string[] }> })
     .results;
 
 /** Whether the console shows the inbox as subscribed for the demo key's customer. */
 const consoleKnowsInbox = async () => (await (await fetch(runtime.consoleUrl)).text()).includes('The webhook inbox is subscribed');
 
 const unsubscribeAll = async () => {
-  for (const { id } of await subscriptions()) await fetch(`${runtime.baseUrl}/developer/api/webhooks/${id}/`, { method: 'DELETE', headers: developer });
+  for (const { id } of await subscriptions()) await fetchFromRuntime(`${runtime.baseUrl}/developer/api/webhooks/${id}/`, { method: 'DELETE', headers: developer });
 };
 
 const inboxTypes = () => runtime.inbox.deliveries().filter((delivery) => delivery.path === '/lifecycle').map((delivery) => (JSON.parse(delivery.body) as { type: string }).type);
@@ -63,7 +64,7 @@ describe("the start banner's and the doc's lifecycle steps", () => {
     expect(JSON.parse(await bash(feed.split('    #')[0]!))).toEqual({ accepted: 1, rejected: [] });
     // The event says the record applied; then the SIM shows it (one read: Area A is rate limited).
     await eventually(() => expect(usageEvents()).toBe(before + 1), 20_000);
-    const sim = (await (await fetch(`${runtime.baseUrl}/developer/api/sims/${credentials.simId}/`, { headers: developer })).json()) as { usage: { data_used_mb: string } };
+    const sim = (await (await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/${credentials.simId}/`, { headers: developer })).json()) as { usage: { data_used_mb: string } };
     expect(sim.usage.data_used_mb).toBe('250.00');
     await unsubscribeAll();
   });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { fetchFromRuntime } from '../support/request';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
@@ -83,7 +84,7 @@ describe.runIf(existsSync('/proc/self/environ'))('stopping at any moment', () =>
         const url = await waitForReady(instance, 150_000);
         if (moment === '0.2 s after the ready line') await new Promise((resolve) => setTimeout(resolve, 200));
         else {
-          expect((await fetch(`${url}/no-such-path`)).status).toBe(404);
+          expect((await fetchFromRuntime(`${url}/no-such-path`)).status).toBe(404);
           await new Promise((resolve) => setTimeout(resolve, 1000));
         }
       }
@@ -178,7 +179,7 @@ describe('npm start', () => {
     for (const [instance, url] of [[demo, demoUrl], [tiny, tinyUrl]] as const) {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(url).not.toBe('http://127.0.0.1:0');
-      const response = await fetch(`${url}/no-such-path`);
+      const response = await fetchFromRuntime(`${url}/no-such-path`);
       expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }).toEqual({
         status: 404,
         type: 'application/json',

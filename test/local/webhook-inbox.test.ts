@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { fetchFromRuntime } from '../support/request';
 import { eventually, present } from '../support/eventually';
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ const runtime = useTestRuntime({ seed: smsSeed, env: { SMS_SIMULATOR_DELAY_MS: '
 
 const sendSms = (iccid: string, callbackUrl: string) => {
   const caller = acme();
-  return fetch(`${runtime.baseUrl}/developer/api/sims/${iccid}/sms/`, {
+  return fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/${iccid}/sms/`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify({ message: 'inbox test', callback_url: callbackUrl }),

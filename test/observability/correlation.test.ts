@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { fetchFromRuntime } from '../support/request';
 import { useTestRuntime } from '../support/runtime';
 import { captureLogLines, logEntries, metricLines, type LogCapture, type LogLine } from '../support/log-lines';
 import { eventually } from '../support/eventually';
@@ -110,7 +111,7 @@ describe('one correlation id per request, across gateway, function, queue and co
   });
 
   it('a checkout paid through the Stripe emulator: the checkout, then the webhook and the fulfilment, linked by origin_correlation_id', async () => {
-    const answer = await fetch(`${runtime.baseUrl}/api/v1/checkout`, {
+    const answer = await fetchFromRuntime(`${runtime.baseUrl}/api/v1/checkout`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${runtime.env.STOREFRONT_SERVICE_TOKEN}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ cart: [{ catalog_sku: 'TRAVEL-EU-5GB', quantity: 1 }], customer_email: 'corr@example.com', customer_country: 'GB' }),
@@ -170,7 +171,7 @@ describe('the metrics of issue #14, emitted where they occur, valid EMF', () => 
   });
 
   it('counts auth failures and 429s by code, requests by route and status class, and cold starts', async () => {
-    const unauthenticated = await fetch(`${runtime.baseUrl}/developer/api/sims/`);
+    const unauthenticated = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/`);
     expect(unauthenticated.status).toBe(401);
     expect(metric('AuthFailures', answerId(unauthenticated))).toEqual([expect.objectContaining({ code: 'bearer_token_required', AuthFailures: 1 })]);
     expect(metric('Requests', answerId(unauthenticated))).toEqual([
@@ -178,8 +179,8 @@ describe('the metrics of issue #14, emitted where they occur, valid EMF', () => 
     ]);
     const caller = acme();
     const headers = { Authorization: `Bearer ${caller.token}`, 'X-Customer-API-Key': caller.apiKey };
-    expect((await fetch(`${runtime.baseUrl}/developer/api/sims/`, { headers })).status).toBe(200);
-    const polled = await fetch(`${runtime.baseUrl}/developer/api/sims/`, { headers });
+    expect((await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/`, { headers })).status).toBe(200);
+    const polled = await fetchFromRuntime(`${runtime.baseUrl}/developer/api/sims/`, { headers });
     expect(polled.status).toBe(429);
     expect(metric('RateLimited', answerId(polled))).toEqual([expect.objectContaining({ code: 'rate_limited_poll_interval', RateLimited: 1 })]);
     expect(metric('ColdStart').map((line) => line.function_name)).toEqual(expect.arrayContaining(['send-sms', 'receive-sms-receipt', 'forward-receipt', 'list-sims']));
@@ -201,7 +202,7 @@ describe('the metrics of issue #14, emitted where they occur, valid EMF', () => 
   });
 
   it('counts checkouts by endpoint and outcome, payment intents created, fulfilments completed', async () => {
-    const refused = await fetch(`${runtime.baseUrl}/api/v1/checkout`, {
+    const refused = await fetchFromRuntime(`${runtime.baseUrl}/api/v1/checkout`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${runtime.env.STOREFRONT_SERVICE_TOKEN}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ cart: [{ catalog_sku: 'NO-SUCH-SKU', quantity: 1 }], customer_email: 'm@example.com', customer_country: 'GB' }),

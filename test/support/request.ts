@@ -79,3 +79,15 @@ export const testResponse = (answer: Exchange): TestResponse => ({
   headers: new Headers(answer.headers),
   body: parsedBody(answer.rawBody, answer.rawBody),
 });
+
+/**
+ * `exchange` in fetch's shape, for tests written against a Response (`.status`, `.headers.get`,
+ * `.json()`): `url` whole, `init` as exchange's options. The answer's X-Request-Id is checked
+ * as for every other request of the suite.
+ */
+export const fetchFromRuntime = async (url: string, init: RequestOptions = {}): Promise<Response> => {
+  const target = new URL(url);
+  const answer = await exchange(target.origin, `${target.pathname}${target.search}`, init);
+  const bodyless = answer.status === 204 || answer.status === 304 || answer.rawBody === '';
+  return new Response(bodyless ? null : answer.rawBody, { status: answer.status, headers: answer.headers });
+};
