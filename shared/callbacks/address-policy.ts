@@ -1,4 +1,16 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import type net from 'node:net';
+
+/**
+ * node:net's address checks, from Node's built-ins when an address is first judged rather than
+ * imported: the import builds node:net's module facade at every cold start of the functions that
+ * carry the policy (about 1 M instructions), though only a request with a callback URL, or a
+ * forward of one, judges an address (as node:dns in ./resolve-host.ts).
+ */
+const netChecks = (): typeof net => process.getBuiltinModule('node:net');
+const isIPv4 = (text: string): boolean => netChecks().isIPv4(text);
+
+/** node:net's `isIPv6` (through `netChecks`, for ./allowed-hosts.ts too). */
+export const isIPv6 = (text: string): boolean => netChecks().isIPv6(text);
 
 /** An IP address or range base as a number of `width` bits (32 for IPv4, 128 for IPv6). */
 interface Address {
