@@ -1,4 +1,16 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import type net from 'node:net';
+
+/**
+ * node:net's address checks, from Node's built-ins when an address is first judged rather than
+ * imported: the import builds node:net's module facade at every cold start of the functions that
+ * carry the policy (about 1 M instructions), though only a request with a callback URL, or a
+ * forward of one, judges an address (as node:dns in ./resolve-host.ts).
+ */
+const netChecks = (): typeof net => process.getBuiltinModule('node:net');
+const isIPv4 = (text: string): boolean => netChecks().isIPv4(text);
+
+/** node:net's `isIPv6` (through `netChecks`, for ./allowed-hosts.ts too). */
+export const isIPv6 = (text: string): boolean => netChecks().isIPv6(text);
 
 /** An IP address or range base as a number of `width` bits (32 for IPv4, 128 for IPv6). */
 interface Address {
@@ -48,10 +60,20 @@ const inRange = (address: Address, range: Cidr): boolean => {
 };
 
 /**
+ * A range (or a table of them) parsed when an address is first judged, not at load: parsing
+ * them (BigInt arithmetic, node:net's checks) ran at every cold start of the functions that
+ * carry the policy, though only a request with a callback URL, or a forward, judges an address.
+ */
+const parsedOnUse = <T>(parse: () => T): (() => T) => {
+  let parsed: T | undefined;
+  return () => (parsed ??= parse());
+};
+
+/**
  * IPv4 ranges that are not public unicast (IANA IPv4 Special-Purpose Address Registry), each
  * with the reason logged and answered when an address falls in it. The first match names it.
  */
-const forbiddenIpv4: [string, Cidr][] = [
+const forbiddenIpv4 = parsedOnUse((): [string, Cidr][] => [
   ['unspecified ("this network")', cidr('0.0.0.0/8')],
   ['private', cidr('10.0.0.0/8')],
   ['shared address space (CGNAT)', cidr('100.64.0.0/10')],
@@ -68,18 +90,18 @@ const forbiddenIpv4: [string, Cidr][] = [
   ['multicast', cidr('224.0.0.0/4')],
   ['broadcast', cidr('255.255.255.255/32')],
   ['reserved', cidr('240.0.0.0/4')],
-];
+]);
 
 /** IPv6 ranges whose last 32 bits (or, for 6to4, bits 16-47) carry an IPv4 address. */
-const ipv4Mapped = cidr('::ffff:0:0/96');
-const nat64WellKnown = cidr('64:ff9b::/96');
-const sixToFour = cidr('2002::/16');
+const ipv4Mapped = parsedOnUse(() => cidr('::ffff:0:0/96'));
+const nat64WellKnown = parsedOnUse(() => cidr('64:ff9b::/96'));
+const sixToFour = parsedOnUse(() => cidr('2002::/16'));
 
 /** Global unicast: the only IPv6 space that can be public. */
-const globalUnicast = cidr('2000::/3');
+const globalUnicast = parsedOnUse(() => cidr('2000::/3'));
 
 /** Names for the non-public IPv6 space, for the refusal reason. */
-const namedIpv6: [string, Cidr][] = [
+const namedIpv6 = parsedOnUse((): [string, Cidr][] => [
   ['unspecified', cidr('::/128')],
   ['loopback', cidr('::1/128')],
   ['IPv4-translated (RFC 6145)', cidr('::ffff:0:0:0/96')],
@@ -90,18 +112,18 @@ const namedIpv6: [string, Cidr][] = [
   ['link-local', cidr('fe80::/10')],
   ['site-local (deprecated)', cidr('fec0::/10')],
   ['multicast', cidr('ff00::/8')],
-];
+]);
 
 /** Non-public space inside 2000::/3. */
-const forbiddenGlobalIpv6: [string, Cidr][] = [
+const forbiddenGlobalIpv6 = parsedOnUse((): [string, Cidr][] => [
   ['documentation', cidr('2001:db8::/32')],
   ['Teredo', cidr('2001::/32')],
   ['IETF protocol assignments', cidr('2001::/23')],
   ['documentation', cidr('3fff::/20')],
-];
+]);
 
 const ipv4Refusal = (address: Address): string | undefined =>
-  forbiddenIpv4.find(([, range]) => inRange(address, range))?.[0];
+  forbiddenIpv4().find(([, range]) => inRange(address, range))?.[0];
 
 /** The IPv4 address an IPv6 address carries, `shift` bits above its lowest bit. */
 const embeddedIpv4 = (address: Address, shift: bigint): Address => ({
@@ -111,19 +133,19 @@ const embeddedIpv4 = (address: Address, shift: bigint): Address => ({
 
 const ipv6Refusal = (address: Address): string | undefined => {
   const embedded: [string, Cidr, bigint][] = [
-    ['IPv4-mapped', ipv4Mapped, 0n],
-    ['NAT64', nat64WellKnown, 0n],
-    ['6to4', sixToFour, 80n],
+    ['IPv4-mapped', ipv4Mapped(), 0n],
+    ['NAT64', nat64WellKnown(), 0n],
+    ['6to4', sixToFour(), 80n],
   ];
   for (const [form, range, shift] of embedded) {
     if (!inRange(address, range)) continue;
     const reason = ipv4Refusal(embeddedIpv4(address, shift));
     return reason ? `${form} ${reason}` : undefined;
   }
-  if (!inRange(address, globalUnicast)) {
-    return namedIpv6.find(([, range]) => inRange(address, range))?.[0] ?? 'reserved (outside global unicast)';
+  if (!inRange(address, globalUnicast())) {
+    return namedIpv6().find(([, range]) => inRange(address, range))?.[0] ?? 'reserved (outside global unicast)';
   }
-  return forbiddenGlobalIpv6.find(([, range]) => inRange(address, range))?.[0];
+  return forbiddenGlobalIpv6().find(([, range]) => inRange(address, range))?.[0];
 };
 
 /**

@@ -1,5 +1,4 @@
-import { isIPv6 } from 'node:net';
-import { canonicalIpv6 } from './address-policy';
+import { canonicalIpv6, isIPv6 } from './address-policy';
 
 /** Lower-cases a host, drops brackets and a trailing dot, and writes IPv6 in one canonical form. */
 const normaliseHost = (host: string): string => {

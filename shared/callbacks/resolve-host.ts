@@ -1,6 +1,15 @@
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { addressRefusal } from './address-policy';
+
+/**
+ * node:dns, taken from Node's built-ins when a host is first resolved rather than imported:
+ * as an ES module import it makes Node load its DNS module and build the module facade at
+ * every cold start (about 4 M instructions of send-sms's load), though only a request with a
+ * callback URL, or a forward of one, resolves anything (as node:http in
+ * shared/adapters/https/outbound-post.ts).
+ */
+const systemDns = (): typeof dns => process.getBuiltinModule('node:dns');
 
 /** A resolver: every address a host name resolves to (IPv4 and IPv6). */
 export type HostResolver = (hostname: string) => Promise<string[]>;
@@ -16,7 +25,7 @@ export const resolveHost: HostResolver = (hostname) =>
   new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`resolving ${hostname} timed out`)), resolveTimeoutMs);
     timer.unref();
-    dns.lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+    systemDns().lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       clearTimeout(timer);
       if (error) reject(error);
       else resolve(addresses.map((entry) => entry.address));
@@ -42,7 +51,7 @@ export class RefusedAddressError extends Error {
  * accepted (DNS rebinding) cannot reach an internal address.
  */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+  systemDns().lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
     if (error) {
       callback(error, '', 0);
       return;

@@ -1,6 +1,13 @@
 import { logger } from '../../observability/logger';
 import { readFileSync, statSync } from 'node:fs';
-import tls from 'node:tls';
+import type tls from 'node:tls';
+
+/**
+ * node:tls (for its root certificates), from Node's built-ins when extra CAs are first read
+ * rather than imported: the import builds node:tls's module facade at every cold start, though
+ * only a function given NODE_EXTRA_CA_CERTS reads it.
+ */
+const nodeTls = (): typeof tls => process.getBuiltinModule('node:tls');
 
 let cached: { path: string; mtimeMs: number; ca: string[] } | undefined;
 
@@ -17,7 +24,7 @@ export const trustedCa = (path: string | undefined): string[] | undefined => {
   try {
     const { mtimeMs } = statSync(path);
     if (cached?.path !== path || cached.mtimeMs !== mtimeMs) {
-      cached = { path, mtimeMs, ca: [...tls.rootCertificates, readFileSync(path, 'utf8')] };
+      cached = { path, mtimeMs, ca: [...nodeTls().rootCertificates, readFileSync(path, 'utf8')] };
     }
     return cached.ca;
   } catch (error) {
