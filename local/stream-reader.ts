@@ -4,6 +4,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   TrimmedDataAccessException,
+  type ShardIteratorType,
   type _Record as StreamRecord,
   type AttributeValue,
   type DynamoDBStreamsClient,
@@ -131,6 +132,10 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
     let firstLook = true;
     let lastDescribe = 0;
 
+    /** An iterator of the shard: at its start, after its latest record, or at or after a record. */
+    const iteratorAt = async (shardId: string, type: ShardIteratorType, sequenceNumber?: string): Promise<string | undefined> =>
+      (await options.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequenceNumber })))
+        .ShardIterator;
     /**
      * Where a shard is read from: a shard seen after the first look from its start; at the
      * first look an open shard from after its latest record, taken from its start when it
@@ -138,11 +143,11 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
      * TrimmedDataAccessException once the first record arrives, and keep doing so).
      */
     const firstIterator = async (shardId: string, atFirstLook: boolean): Promise<string | undefined> => {
-      const fromStart = (await options.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+      const fromStart = await iteratorAt(shardId, 'TRIM_HORIZON');
       if (!atFirstLook || !fromStart) return fromStart;
       const probe = await options.streams.send(new GetRecordsCommand({ ShardIterator: fromStart, Limit: 1 }), { abortSignal: signal });
       if ((probe.Records ?? []).length === 0) return fromStart;
-      return (await options.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'LATEST' }))).ShardIterator;
+      return iteratorAt(shardId, 'LATEST');
     };
     const getPage = (iterator: string) =>
       options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
@@ -181,15 +186,8 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
         // DynamoDB Local keeps every record, so "trimmed" is spurious: go on after the last
         // record read, or from the shard's start when none was (consumers take replays).
         const last = lastRead.get(shardId);
-        const again = await options.streams.send(
-          new GetShardIteratorCommand(
-            last
-              ? { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last }
-              : { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' },
-          ),
-        );
         logger.warn('stream iterator trimmed, read again', { component: 'local-stream-reader', consumer: consumer.name, shard: shardId, after: last ?? 'the start' });
-        iterators.set(shardId, again.ShardIterator);
+        iterators.set(shardId, last ? await iteratorAt(shardId, 'AFTER_SEQUENCE_NUMBER', last) : await iteratorAt(shardId, 'TRIM_HORIZON'));
         return true;
       }
       // Held while the page was on its way: nothing is handed on; the same iterator reads
@@ -224,10 +222,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           });
         }
         if (failedAt !== undefined) {
-          const again = await options.streams.send(
-            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: failedAt }),
-          );
-          iterators.set(shardId, again.ShardIterator);
+          iterators.set(shardId, await iteratorAt(shardId, 'AT_SEQUENCE_NUMBER', failedAt));
           await abortableSleep(1000, signal);
           return true;
         }
