@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { allRoutes } from '../shared/topology/routes';
 import { topicConsumers } from '../shared/topology/topics';
-import { reserveHandlerEnvironment } from './apply-handler-environment';
+import { reserveHandlerEnvironment } from './process-environment';
 import { checkoutPayLine } from './checkout-pay-line';
 import { createDeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';

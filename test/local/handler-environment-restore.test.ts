@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reserveHandlerEnvironment } from '../../local/apply-handler-environment';
+import { reserveHandlerEnvironment } from '../../local/process-environment';
 import { runtimeCleanups } from '../../local/runtime-cleanups';
 
 /**
