@@ -177,10 +177,10 @@ const throughputSection = (result: ThroughputResult): string =>
 
 const scaleTable = (figures: ScaleFigure[]): string =>
   table(
-    ['case', 'query', 'count', 'results', 'round trips', 'calls', 'read units', 'p50 ms', 'p99 ms', 'samples', 'note'],
+    ['case', 'query', 'count', 'results', 'round trips', 'calls', 'read units', 'p50 ms', 'p99 ms', 'slowest ms', 'samples', 'note'],
     figures.map((figure) => [
       figure.case, `\`${figure.query || '—'}\``, figure.count, figure.results, figure.roundTrips, figure.calls, figure.readUnits,
-      number(figure.p50), number(figure.p99), figure.samples, figure.note ?? '',
+      number(figure.p50), number(figure.p99), figure.max === undefined ? '—' : number(figure.max), figure.samples, figure.note ?? '',
     ]),
   );
 

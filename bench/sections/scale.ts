@@ -3,9 +3,10 @@
  * (`--scale 1000000`: a million) over sub-customers three levels deep, the day after a usage
  * run that updated every SIM: for the first, a middle, the last and a beyond-the-end page of
  * every filter of the spec and their combinations, the sequential round trips, the read units
- * (DynamoDB's ReturnConsumedCapacity), p50 and p99, the handler invoked in this process. Each
- * request comes from a developer that has not listed yet (one list per 5 s per developer).
- * Targets: at most 4 round trips, 120 read units and a p99 of 250 ms.
+ * (DynamoDB's ReturnConsumedCapacity), p50, p99 and the slowest sample, the handler invoked in
+ * this process. Each request comes from a developer that has not listed yet (one list per 5 s
+ * per developer). Targets: at most 4 round trips, 120 read units and a p99 of 250 ms (100
+ * samples a case: a p99 of fewer is the slowest sample, whatever the machine did then).
  */
 import { billedReadUnits, roundTrips } from '../../shared/db/call-counter';
 import { routes } from '../../shared/topology/routes';
@@ -29,9 +30,16 @@ export interface ScaleFigure {
   /** Read units of the request (every read call, authentication included), worst case over the samples. */
   readUnits: number;
   p50: number;
+  /** Nearest rank: with 100 samples the 99th slowest, so one stray sample does not decide it. */
   p99: number;
+  /** The slowest sample, and how many samples took longer than the 250 ms target. */
+  max?: number;
+  overTarget?: number;
   note?: string;
 }
+
+/** The p99 target, ms. */
+const p99TargetMs = 250;
 
 const readCommands = /^(Get|Query|BatchGet)(Item)?Command$/;
 
@@ -102,6 +110,8 @@ export const runScale = async (
       figure.samples = times.length;
       figure.p50 = round(median(times), 1);
       figure.p99 = round(percentile(times, 99), 1);
+      figure.max = round(Math.max(...times), 1);
+      figure.overTarget = times.filter((ms) => ms > p99TargetMs).length;
     } catch (error) {
       figure.note = `failed: ${(error as Error).message}`;
     }
@@ -117,7 +127,12 @@ const recordScaleTargets = (context: SectionContext, figures: ScaleFigure[], sim
     const checks = [
       { id: 'scale-round-trips', target: '≤ 4 sequential round trips', actual: `${figure.roundTrips} round trips (${figure.calls} calls)`, met: figure.roundTrips <= 4 },
       { id: 'scale-read-units', target: '≤ 120 read units', actual: `${figure.readUnits} read units`, met: figure.readUnits <= 120 },
-      { id: 'scale-p99', target: 'p99 ≤ 250 ms (in-process handler, DynamoDB Local)', actual: `p99 ${figure.p99} ms, p50 ${figure.p50} ms`, met: figure.p99 <= 250 },
+      {
+        id: 'scale-p99',
+        target: `p99 ≤ ${p99TargetMs} ms (in-process handler, DynamoDB Local)`,
+        actual: `p99 ${figure.p99} ms, p50 ${figure.p50} ms, slowest ${figure.max} ms (${figure.overTarget} of ${figure.samples} over ${p99TargetMs} ms)`,
+        met: figure.p99 <= p99TargetMs,
+      },
     ];
     for (const check of checks) {
       if (figure.note || figure.samples === 0) context.targets.skip({ section, id: check.id, subject, target: check.target, reason: figure.note ?? 'no samples' });
