@@ -180,7 +180,7 @@ const scaleTable = (figures: ScaleFigure[]): string =>
     ['case', 'query', 'count', 'results', 'round trips', 'calls', 'read units', 'p50 ms', 'p99 ms', 'slowest ms', 'samples', 'note'],
     figures.map((figure) => [
       figure.case, `\`${figure.query || '—'}\``, figure.count, figure.results, figure.roundTrips, figure.calls, figure.readUnits,
-      number(figure.p50), number(figure.p99), figure.max === undefined ? '—' : number(figure.max), figure.samples, figure.note ?? '',
+      number(figure.p50), number(figure.p99), figure.slowest === undefined ? '—' : number(figure.slowest.ms), figure.samples, figure.note ?? '',
     ]),
   );
 
