@@ -124,7 +124,7 @@ export const runScale = async (
         if (answer.status !== 200) throw new Error(`answered ${answer.status} ${answer.body.slice(0, 160)}`);
         times.push(answer.ms);
         if (answer.ms > (figure.slowest?.ms ?? 0)) {
-          const longest = calls.reduce<(typeof calls)[number] | undefined>((slow, call) => (!slow || call.endedAt - call.startedAt > slow.endedAt - slow.startedAt ? call : slow), undefined);
+          const longest = [...calls].sort((left, right) => right.endedAt - right.startedAt - (left.endedAt - left.startedAt))[0];
           const faultsAfter = majorFaults();
           figure.slowest = {
             at: new Date().toISOString(),
