@@ -176,17 +176,15 @@ export const knownCauses: KnownCause[] = [
   {
     id: 'scale-counter-writes',
     cause:
-      'A change in the order of update recounts its SIM\'s old bucket, and the old buckets of SIMs last updated at scattered times are ' +
-      'each on a count page of their own: a batch then writes about one count page per SIM and level (at a million SIMs every level ' +
-      'has more pages than a batch has SIMs; at 100,000 fewer). Open in issue 19: denser pages alone stay at about 1 a change; ' +
-      'deltas logged per list and folded after a few thousand changes would meet the bound at the price of a redesign of the ' +
-      'counting (docs/area-a.md, "Limits, stated").',
+      'The consumer appends its recounts to a journal per customer and folds it into the count pages every 2,000 records ' +
+      '(shared/sim-lists/journal.ts): a fold rewrites each page it touches once, so a miss means folds of few records each (a ' +
+      'lower journalFoldAt) or pages touched by nearly every record (fewer changes than a level has pages): read the parts.',
   },
   {
     id: 'scale-p99',
     cause:
-      'Single samples of 15 over the bound while the p50 stays far under it, on DynamoDB Local holding millions of items in memory ' +
-      '(its JVM); not investigated further (issue 19 open).',
+      'Samples over the bound while the p50 stays far under it, on DynamoDB Local holding millions of items in memory: the ' +
+      'slowest sample\'s longest call in the evidence tells a pause of DynamoDB Local (docs/area-a.md, "Limits, stated") from one of the code.',
   },
   {
     id: 'rate-limit-trailing-windows',

@@ -224,7 +224,7 @@ export const describeCall = (call: RecordedCall): string => {
 };
 
 /** Partitions of the list index (shared/sim-lists, issue #19) a list request may query: its fences, count pages and buckets. */
-const listIndexPartitions = /^(SIMLIST|SIMLIC|SIMLTC|SIMLI|SIMLT)#/;
+const listIndexPartitions = /^(SIMLIST|SIMLIC|SIMLTC|SIMLJ|SIMLI|SIMLT)#/;
 
 /**
  * What a list request (A1) read beyond "the SIM read's guard calls, plus what its count and

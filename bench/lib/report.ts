@@ -191,7 +191,7 @@ const scaleWritesSection = (result: ScaleWritesResult): string =>
     table(
       ['change', 'measured', 'write units', 'by part'],
       result.costs.map((cost) => [
-        cost.change, cost.batch === 1 ? 'one change alone' : `per change of a batch of ${cost.batch}`, cost.total,
+        cost.change, cost.batch === 1 ? 'one change alone' : `per change of ${cost.rounds ?? 1} batches of ${cost.batch}, journals folded`, cost.total,
         Object.entries(cost.parts).map(([part, units]) => `${part} ${units}`).join(', '),
       ]),
     ),

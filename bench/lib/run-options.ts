@@ -27,6 +27,7 @@ export interface RunSizes {
   scaleSims: number;
   scalePageSize: number;
   scaleSweep: number;
+  scaleWriteRounds: number;
   throughputUsers: number;
   otherBenchUsers: number;
   scaleUsers: number;
@@ -81,6 +82,8 @@ export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions =
     scalePageSize: 100,
     // SIMs changed in a row for the hottest-key figure (10,000: what a second of 10,000 changes a second writes).
     scaleSweep: quick ? 1_000 : 10_000,
+    // Batches of 100 changes per kind for the amortised write units, count journal folds included (2,000 changes: about one fold's worth).
+    scaleWriteRounds: quick ? 2 : 20,
     // Developers: throughput's round robin needs one per 9 requests of its run; the rest serve
     // the other sections (every list request needs a developer that has not listed yet).
     throughputUsers: quick ? 600 : 2_600,

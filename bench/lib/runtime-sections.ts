@@ -137,7 +137,7 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
         runScale(sectionContext, { root, data, fleet, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples, pageSize: sizes.scalePageSize }),
       );
       const scaleWrites = await guarded('scale writes', () =>
-        runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep, stream: runtime!.stream }),
+        runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep, rounds: sizes.scaleWriteRounds, stream: runtime!.stream }),
       );
       results.scaleRuns = [{ sims: sizes.scaleSims, commit: runContext.commit, date: runContext.date, ...(scale ? { scale } : {}), ...(scaleWrites ? { scaleWrites } : {}) }];
     }

@@ -97,6 +97,10 @@ export const key = {
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day, in one of its count partitions. */
   simListTimeCounts: (customerId: string, day: string, page: number, shard: number) => ({ PK: partition.simListTimeCounts(customerId, shard), SK: `${day}#${pad(page, 6)}` }),
+  /** The head of a customer's count journal (shared/sim-lists/journal.ts): the last sequence handed out, how far folds went. */
+  simListJournalHead: (customerId: string) => ({ PK: partition.simListJournal(customerId), SK: 'HEAD' }),
+  /** One append to a customer's count journal: the bucket recounts of one consumer batch, under its sequence. */
+  simListJournalEntry: (customerId: string, sequence: number) => ({ PK: partition.simListJournal(customerId), SK: `${sortKeyPrefix.simListJournal}${pad(sequence, 12)}` }),
 };
 
 /** Sort keys used as bounds of range queries within a partition. */
@@ -132,6 +136,8 @@ export const partition = {
   simListTimeBucket: (customerId: string, day: string, bucket: number) => `SIMLT#${customerId}#${day}#${bucket}`,
   /** One of the count partitions of a customer's list in order of update (key.simListTimeCounts), as simListIdCounts. */
   simListTimeCounts: (customerId: string, shard: number) => `SIMLTC#${customerId}${shard === 0 ? '' : `#${shard}`}`,
+  /** A customer's count journal: its head and its appends (key.simListJournalHead, key.simListJournalEntry). */
+  simListJournal: (customerId: string) => `SIMLJ#${customerId}`,
   /** The feed batches of a day, one shard (key.feedBatch). */
   feedBatches: (day: string, shard: number) => `FEEDBATCH#${day}#${shard}`,
   /** The feed's refused lines of a day, one shard (key.feedRejection). */
@@ -181,4 +187,6 @@ export const sortKeyPrefix = {
   webhookDelivery: 'DELIVERY#',
   /** The sealed fence pages of a customer group (with key.simListFences); they sort before META. */
   simListFences: 'FENCES#',
+  /** Every append of a customer's count journal (with key.simListJournalEntry); the head sorts after them. */
+  simListJournal: 'J#',
 };

@@ -11,6 +11,10 @@ export interface CountSlot {
   bucketPartition: string;
   slot: number;
   ordering: 'id' | 'time';
+  /** Whose list, which bucket of it and, in order of update, which day. */
+  customerId: string;
+  bucket: number;
+  day?: string;
 }
 
 /** One entry of a SIM in one list: its key, its prefix and where it is counted. */
@@ -48,7 +52,14 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
       {
         ...idEntry,
         prefix,
-        count: { page: key.simListIdCounts(customerId, idPage.page, shardOfPage(idPage.page, group.shards)), bucketPartition: idEntry.PK, slot: idPage.slot, ordering: 'id' },
+        count: {
+          page: key.simListIdCounts(customerId, idPage.page, shardOfPage(idPage.page, group.shards)),
+          bucketPartition: idEntry.PK,
+          slot: idPage.slot,
+          ordering: 'id',
+          customerId,
+          bucket: idBucket,
+        },
       },
     ];
     const position = parsePosition(sim.list_pos?.[customerId]);
@@ -64,6 +75,9 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
           bucketPartition: timeEntry.PK,
           slot: timePage.slot,
           ordering: 'time',
+          customerId,
+          bucket,
+          day: position.day,
         },
       });
     }

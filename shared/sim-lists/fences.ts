@@ -8,6 +8,8 @@ import { fencesPerPage, idBucketSize, pageShards, pageShardsOf, pageSlots, pageS
 export interface ListTable {
   db: DynamoDBDocumentClient;
   tableName: string;
+  /** Records a customer's count journal gathers before the consumer folds it into the pages (journal.ts; tests set few). */
+  journalFoldAt?: number;
 }
 
 /**

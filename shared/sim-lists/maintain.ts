@@ -1,13 +1,10 @@
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../db/conditions';
+import { batchWriteAll } from '../db/batch-write';
 import type { SimItem, SimScopeItem } from '../db/items';
 import { key } from '../db/keys';
-import { queryPages } from '../db/query-pages';
-import { entriesOf, updatedAtOfTimeEntry, type CountSlot, type ListEntry } from './entries';
+import { entriesOf, type CountSlot, type ListEntry } from './entries';
 import { coverId, cutTail, readGroupFences, type GroupFences, type ListTable } from './fences';
-import { countAttribute, highAttribute, lowAttribute } from './layout';
+import { appendRecounts, type TouchedBucket } from './journal';
 import { poolContributionItem, poolContributionOf, recountPools } from './pools';
-import { sleep } from '../time/sleep';
 
 /** One change of a SIM item, as the table's stream tells it: the item before and after (absent when created or removed). */
 export interface SimChangeRecord {
@@ -15,19 +12,15 @@ export interface SimChangeRecord {
   new?: SimItem;
 }
 
-/** What one call changed: entries written and deleted, count pages recounted, legacy scope items written. */
+/** What one call changed: entries written and deleted, buckets recounted (and customers' journals appended to), legacy scope items written. */
 export interface MaintainResult {
   entriesPut: number;
   entriesDeleted: number;
-  pagesRecounted: number;
+  bucketsRecounted: number;
+  journalAppends: number;
   scopeItemsWritten: number;
   poolShardsRecounted: number;
 }
-
-/** Most attempts of a count page's recount before the batch fails (and the stream retries it). */
-const maxRecountAttempts = 12;
-/** BatchWriteItem calls in flight at once. */
-const parallelWrites = 8;
 
 const groupOf = (sim: SimItem): string => sim.customer_path[0]!;
 
@@ -39,10 +32,11 @@ const groupOf = (sim: SimItem): string => sim.customer_path[0]!;
  *    the image, the group's fences and its time positions, none of which can change for an
  *    image already seen);
  * 2. every bucket an entry was put into or deleted from is then COUNTED again from its entries
- *    (strongly consistent), and its count page written with a version condition, retried when
- *    another consumer wrote the page in between: a count is never incremented, so a replay
- *    cannot count a change twice, and a recount always starts after this batch's own entry
- *    writes ended, so no change is lost either;
+ *    (strongly consistent), and what the count found for the prefixes that changed is appended
+ *    to the list customer's count journal under a sequence taken after this batch's own entry
+ *    writes ended (./journal.ts), which readers lay over the count pages and a fold writes into
+ *    them: a count is never incremented, so a replay cannot count a change twice, and the
+ *    newest sequence holds the newest count, so no change is lost either;
  * 3. a group's last id bucket is cut when it holds more than idBucketSize SIMs;
  * 4. each SIM on a bundle keeps one pool contribution entry, and the pool shards touched are
  *    summed again into the group's directory the same way (./pools.ts).
@@ -68,7 +62,16 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
   );
 
   const writes = new Map<string, IndexWrite>();
-  const touched = new Map<string, CountSlot>();
+  const touched = new Map<string, TouchedBucket>();
+  const groupOfCustomer = new Map<string, string>();
+  const touch = (entry: ListEntry, put: boolean, sim: SimItem) => {
+    groupOfCustomer.set(entry.count.customerId, groupOf(sim));
+    const id = slotKey(entry.count);
+    let bucket = touched.get(id);
+    if (!bucket) touched.set(id, (bucket = { slot: entry.count, prefixes: new Set(), put: false }));
+    bucket.prefixes.add(entry.prefix);
+    bucket.put ||= put;
+  };
   const touchedPools = new Map<string, Map<string, { bundleId: string; shard: number }>>();
   for (const change of changes) {
     const before = change.old && isListed(change.old, groups) ? entriesOf(change.old, groups.get(groupOf(change.old))!) : [];
@@ -77,11 +80,11 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
     const beforeKeys = new Set(before.map(entryKey));
     for (const entry of before.filter((entry) => !afterKeys.has(entryKey(entry)))) {
       writes.set(entryKey(entry), { PK: entry.PK, SK: entry.SK, put: false });
-      touched.set(slotKey(entry.count), entry.count);
+      touch(entry, false, change.old!);
     }
     for (const entry of after.filter((entry) => !beforeKeys.has(entryKey(entry)))) {
       writes.set(entryKey(entry), { PK: entry.PK, SK: entry.SK, put: true });
-      touched.set(slotKey(entry.count), entry.count);
+      touch(entry, true, change.new!);
     }
     for (const write of legacyScopeWrites(change, groups)) writes.set(entryKey(write), write);
     // The SIM's share of its bundle's pool (./pools.ts).
@@ -99,30 +102,32 @@ export const maintainSimLists = async (table: ListTable, changes: readonly SimCh
     }
   }
   const all = [...writes.values()];
-  await writeAll(table, all);
+  await batchWriteAll(
+    table.db,
+    table.tableName,
+    all.map((write) => (write.put ? { put: write.item ?? { PK: write.PK, SK: write.SK } } : { delete: { PK: write.PK, SK: write.SK } })),
+  );
 
-  const byPage = new Map<string, CountSlot[]>();
-  for (const slot of touched.values()) {
-    const pageKey = `${slot.page.PK}\u0000${slot.page.SK}`;
-    byPage.set(pageKey, [...(byPage.get(pageKey) ?? []), slot]);
-  }
-  const recounted = await Promise.all([...byPage.values()].map((slots) => recountPage(table, slots)));
+  // Each list customer's touched buckets are counted again and appended to its journal (./journal.ts).
+  const byCustomer = new Map<string, TouchedBucket[]>();
+  for (const bucket of touched.values()) byCustomer.set(bucket.slot.customerId, [...(byCustomer.get(bucket.slot.customerId) ?? []), bucket]);
+  const recounted = (
+    await Promise.all([...byCustomer].map(([customerId, buckets]) => appendRecounts(table, customerId, buckets, groups.get(groupOfCustomer.get(customerId)!)!)))
+  ).flat();
   await Promise.all([...touchedPools].map(([groupId, shards]) => recountPools(table, groupId, [...shards.values()])));
 
   // A group's last id bucket, once it holds more than a bucket's worth of the group's SIMs, is cut.
   for (const [groupId, fences] of groups) {
     if (!fences) continue;
-    const lastBucket = fences.fences.length - 1;
-    for (const counts of recounted) {
-      const last = counts.find((bucket) => bucket.slot.ordering === 'id' && bucket.slot.bucketPartition === `SIMLI#${groupId}#${lastBucket}`);
-      if (last) await cutTail(table, groupId, fences, last.total);
-    }
+    const last = recounted.find((bucket) => bucket.slot.ordering === 'id' && bucket.slot.bucketPartition === `SIMLI#${groupId}#${fences.fences.length - 1}`);
+    if (last) await cutTail(table, groupId, fences, last.total);
   }
   const entries = all.filter((write) => !write.scope && !write.pool);
   return {
     entriesPut: entries.filter((write) => write.put).length,
     entriesDeleted: entries.filter((write) => !write.put).length,
-    pagesRecounted: recounted.length,
+    bucketsRecounted: recounted.length,
+    journalAppends: byCustomer.size,
     scopeItemsWritten: all.filter((write) => write.scope).length,
     poolShardsRecounted: [...touchedPools.values()].reduce((sum, shards) => sum + shards.size, 0),
   };
@@ -177,126 +182,4 @@ const legacyScopeWrites = (change: SimChangeRecord, groups: ReadonlyMap<string, 
     }
   }
   return writes;
-};
-
-/** Puts and deletes, 25 per BatchWriteItem, a few calls at once, retrying what DynamoDB leaves unprocessed. */
-const writeAll = async (table: ListTable, writes: readonly IndexWrite[]): Promise<void> => {
-  const batches: (typeof writes)[] = [];
-  for (let start = 0; start < writes.length; start += 25) batches.push(writes.slice(start, start + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let pending: Record<string, unknown>[] = batches[next++]!.map((write) =>
-        write.put ? { PutRequest: { Item: write.item ?? { PK: write.PK, SK: write.SK } } } : { DeleteRequest: { Key: { PK: write.PK, SK: write.SK } } },
-      );
-      for (let attempt = 1; pending.length > 0; attempt += 1) {
-        if (attempt > 10) throw new Error(`${pending.length} list index writes stayed unprocessed`);
-        if (attempt > 1) await sleep(Math.min(50 * 2 ** (attempt - 2), 2000) * (0.5 + Math.random() / 2));
-        const output = await table.db.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: pending } }));
-        pending = (output.UnprocessedItems?.[table.tableName] ?? []) as Record<string, unknown>[];
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallelWrites, batches.length) }, worker));
-};
-
-/** A bucket as counted from its entries. */
-interface Recount {
-  slot: CountSlot;
-  counts: Map<string, number>;
-  total: number;
-  low?: number;
-  high?: number;
-}
-
-/** Counts one bucket's entries per prefix (strongly consistent), with its time bounds. */
-const countBucket = async (table: ListTable, slot: CountSlot): Promise<Recount> => {
-  const counts = new Map<string, number>();
-  let low: number | undefined;
-  let high: number | undefined;
-  let total = 0;
-  for await (const items of queryPages(table.db, {
-    TableName: table.tableName,
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': slot.bucketPartition },
-    ProjectionExpression: 'SK',
-    ConsistentRead: true,
-  })) {
-    for (const item of items) {
-      const sortKey = String(item.SK);
-      const prefix = sortKey.slice(0, 2);
-      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-      total += 1;
-      if (slot.ordering === 'time') {
-        const updatedAt = updatedAtOfTimeEntry(sortKey);
-        low = low === undefined ? updatedAt : Math.min(low, updatedAt);
-        high = high === undefined ? updatedAt : Math.max(high, updatedAt);
-      }
-    }
-  }
-  return { slot, counts, total, low, high };
-};
-
-/**
- * Counts again the buckets of one count page that this batch touched and writes their counts
- * (and time bounds) with a condition on the page's version, starting over when another
- * consumer wrote the page in between. Prefixes a bucket no longer has are removed, so a page
- * holds only what is there.
- */
-const recountPage = async (table: ListTable, slots: readonly CountSlot[]): Promise<Recount[]> => {
-  const page = slots[0]!.page;
-  for (let attempt = 1; ; attempt += 1) {
-    const current = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: page, ConsistentRead: true }))).Item;
-    const recounts = await Promise.all(slots.map((slot) => countBucket(table, slot)));
-    const set: string[] = [];
-    const remove: string[] = [];
-    const names: Record<string, string> = { '#type': 'type', '#ver': 'ver' };
-    const values: Record<string, unknown> = { ':type': 'sim_list_counts', ':one': 1 };
-    const setValue = (name: string, value: number) => {
-      const placeholder = `${set.length}`;
-      names[`#s${placeholder}`] = name;
-      values[`:s${placeholder}`] = value;
-      set.push(`#s${placeholder} = :s${placeholder}`);
-    };
-    const removeName = (name: string) => {
-      names[`#r${remove.length}`] = name;
-      remove.push(`#r${remove.length}`);
-    };
-    for (const recount of recounts) {
-      const { slot } = recount.slot;
-      const counted = new RegExp(`^c${slot}[DI][a-z]$`);
-      for (const name of Object.keys(current ?? {}).filter((name) => counted.test(name))) {
-        if (!recount.counts.has(name.slice(-2))) removeName(name);
-      }
-      for (const [prefix, count] of recount.counts) setValue(countAttribute(slot, prefix), count);
-      if (recount.slot.ordering === 'time') {
-        for (const [name, value] of [
-          [lowAttribute(slot), recount.low],
-          [highAttribute(slot), recount.high],
-        ] as const) {
-          if (value !== undefined) setValue(name, value);
-          else if (current && name in current) removeName(name);
-        }
-      }
-    }
-    const version = current?.ver as number | undefined;
-    set.push('#type = :type', version === undefined ? '#ver = :one' : '#ver = #ver + :one');
-    if (version !== undefined) values[':ver'] = version;
-    try {
-      await table.db.send(
-        new UpdateCommand({
-          TableName: table.tableName,
-          Key: page,
-          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ConditionExpression: version === undefined ? 'attribute_not_exists(PK)' : '#ver = :ver',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return recounts;
-    } catch (error) {
-      if (!isConditionFailure(error) || attempt >= maxRecountAttempts) throw error;
-      await sleep(Math.min(20 * 2 ** attempt, 1000) * Math.random());
-    }
-  }
 };

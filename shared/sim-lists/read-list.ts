@@ -4,7 +4,9 @@ import { key, padId, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { simIdOfEntry, updatedAtOfTimeEntry } from './entries';
 import { readGroupFences, type ListTable } from './fences';
-import { bucketsOfPage, countOf, dayOf, pageShards, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
+import { readJournal } from './journal';
+import { overlayRecords } from './journal-records';
+import { bucketsOfPage, countOf, dayOf, pageShards, pageShardsOf, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
 
 /** One A1 request as the list index sees it. */
 export interface ListRequest {
@@ -66,25 +68,32 @@ const readPages = async (table: ListTable, partitionKey: string, fromSortKey?: s
 
 /**
  * The directory of a list: in one round trip, the group's index state (and its fences) beside
- * the list's count pages (readCountPages). In id order every count page of the customer is read; in order of
+ * the list's count pages (readCountPages) and the customer's count journal, laid over them
+ * (journal-records.ts overlayRecords). In id order every count page of the customer is read; in order of
  * update only the days from the one before `updated_after` on (nothing older can match).
  */
 export const readListDirectory = async (table: ListTable, request: ListRequest): Promise<ListDirectory> => {
   if (request.updatedAfter === undefined) {
-    const [fences, pages] = await Promise.all([
+    const [fences, pages, journal] = await Promise.all([
       readGroupFences(table, request.groupId),
       readCountPages(table, (shard) => partition.simListIdCounts(request.customerId, shard)),
+      readJournal(table, request.customerId),
     ]);
     if (!isReady(fences?.meta)) return { kind: 'legacy' };
-    return { kind: 'id', buckets: pages.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
+    const current = overlayRecords(request.customerId, pages, journal.filter((record) => record.ordering === 'id'), fences!);
+    return { kind: 'id', buckets: current.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
   }
-  const [meta, pages] = await Promise.all([
+  const fromDay = dayOf(request.updatedAfter - 86_400_000);
+  const [meta, pages, journal] = await Promise.all([
     table.db.send(new GetCommand({ TableName: table.tableName, Key: key.simListMeta(request.groupId) })),
-    readCountPages(table, (shard) => partition.simListTimeCounts(request.customerId, shard), dayOf(request.updatedAfter - 86_400_000)),
+    readCountPages(table, (shard) => partition.simListTimeCounts(request.customerId, shard), fromDay),
+    readJournal(table, request.customerId),
   ]);
   if (!isReady(meta.Item as SimListMetaItem | undefined)) return { kind: 'legacy' };
-  const slots = pageSlotsOf(meta.Item as SimListMetaItem);
-  const buckets = pages.flatMap((item) => {
+  const layout = { slots: pageSlotsOf(meta.Item as SimListMetaItem), shards: pageShardsOf(meta.Item as SimListMetaItem) };
+  const slots = layout.slots;
+  const current = overlayRecords(request.customerId, pages, journal.filter((record) => record.ordering === 'time' && record.day! >= fromDay), layout);
+  const buckets = current.flatMap((item) => {
     const [day, page] = String(item.SK).split('#') as [string, string];
     return bucketsOfPage(Number(page), item, slots).map((bucket): TimeBucket => ({ ...bucket, day }));
   });

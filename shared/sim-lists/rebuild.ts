@@ -5,7 +5,9 @@ import type { SimItem, SimListMetaItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
-import { bucketsOfPage, legacyPageSlots, pageShards } from './layout';
+import { readJournal } from './journal';
+import { overlayRecords } from './journal-records';
+import { bucketsOfPage, pageShards, pageShardsOf, pageSlotsOf } from './layout';
 import { reservePositions, type ListingAttributes } from './positions';
 import { claimMsisdnAlone } from '../msisdn/msisdn-index';
 import { sleep } from '../time/sleep';
@@ -47,9 +49,10 @@ const scopedSims = async (table: ListTable, groupId: string): Promise<ScopedSim[
   return sims;
 };
 
-/** The number of SIMs the index counts in a group's own list (every bucket, every prefix). */
-const indexedCount = async (table: ListTable, groupId: string): Promise<number> => {
-  let total = 0;
+/** The number of SIMs the index counts in a group's own list (every bucket, every prefix, its count journal laid over the pages). */
+const indexedCount = async (table: ListTable, groupId: string, meta: SimListMetaItem): Promise<number> => {
+  const layout = { slots: pageSlotsOf(meta), shards: pageShardsOf(meta) };
+  const pages: Record<string, unknown>[] = [];
   for (let shard = 0; shard < pageShards; shard += 1) {
     for await (const page of queryPages(table.db, {
       TableName: table.tableName,
@@ -57,11 +60,13 @@ const indexedCount = async (table: ListTable, groupId: string): Promise<number> 
       ExpressionAttributeValues: { ':pk': partition.simListIdCounts(groupId, shard) },
       ConsistentRead: true,
     })) {
-      for (const item of page) {
-        // Only the total matters here, so any page size reads every count.
-        for (const bucket of bucketsOfPage(Number(item.SK), item, legacyPageSlots)) for (const count of bucket.counts.values()) total += count;
-      }
+      pages.push(...page);
     }
+  }
+  const journal = (await readJournal(table, groupId)).filter((record) => record.ordering === 'id');
+  let total = 0;
+  for (const item of overlayRecords(groupId, pages, journal, layout)) {
+    for (const bucket of bucketsOfPage(Number(item.SK), item, layout.slots)) for (const count of bucket.counts.values()) total += count;
   }
   return total;
 };
@@ -187,7 +192,7 @@ export const rebuildListIndex = async (
   let last = { counted: -1, since: now() };
   for (;;) {
     const expected = await scopedSims(table, groupId);
-    const counted = await indexedCount(table, groupId);
+    const counted = await indexedCount(table, groupId, meta);
     report('settling', counted, expected.length);
     if (counted === expected.length) break;
     if (now() > deadline) throw new Error(`the index of ${groupId} counts ${counted} SIMs, the group has ${expected.length}: is the maintain-sim-lists consumer running?`);

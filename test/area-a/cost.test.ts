@@ -94,8 +94,8 @@ describe('DynamoDB calls per request', () => {
     expect(byRound(calls)).toEqual([
       ['BatchGetItemCommand'],
       // The directory: the group's fences and index state, the list's count pages (one Query of each
-      // of its 8 count partitions), the group's names and pools.
-      ['GetItemCommand', ...Array.from({ length: 9 }, () => 'QueryCommand'), 'UpdateItemCommand'],
+      // of its 8 count partitions) and count journal, the group's names and pools.
+      ['GetItemCommand', ...Array.from({ length: 10 }, () => 'QueryCommand'), 'UpdateItemCommand'],
       // One Query per prefix of the bucket the page falls in.
       expect.arrayContaining(['QueryCommand']),
       ['BatchGetItemCommand'],

@@ -19,7 +19,7 @@ const itemBytes = (item: Record<string, string | number>): number =>
 
 describe('count pages', () => {
   it('stay under one write unit with every prefix counted in every slot of a page of order of update', () => {
-    const page: Record<string, string | number> = { PK: 'SIMLTC#a-customer-id-of-forty-characters-xx#7', SK: '20261125#000123', type: 'sim_list_counts', ver: 123_456 };
+    const page: Record<string, string | number> = { PK: 'SIMLTC#a-customer-id-of-forty-characters-xx#7', SK: '20261125#000123', type: 'sim_list_counts', ver: 123_456, through: 999_999_999_999 };
     for (let slot = 0; slot < pageSlots; slot += 1) {
       for (const prefix of prefixesFor({ direct: false })) page[countAttribute(slot, prefix)] = 500;
       page[lowAttribute(slot)] = 1_795_644_150_791;

@@ -1,8 +1,10 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { key } from '../../shared/db/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedDocument } from '../../local/seed/load';
 import type { StreamReader } from '../../local/stream-reader';
 import { readGroupFences } from '../../shared/sim-lists/fences';
+import { foldJournal, readJournal } from '../../shared/sim-lists/journal';
 import { changeSim } from '../../shared/sims/change-sim';
 import { readSimByIccid } from '../../shared/sims/sim-by-iccid';
 import { putSims, removeSim } from '../../shared/sims/sim-writes';
@@ -16,7 +18,8 @@ import { coveringRequests, expectListsExact, fleetSeed, fleetSim, startListConsu
  * The list index kept by the table's stream (issue #19, point 3): writers change SIMs in
  * parallel through the SIM write path while the consumer runs (the local stream reader, as
  * `npm start` runs it), then every count and page of every filter is compared with a
- * brute-force answer computed from the SIM items.
+ * brute-force answer computed from the SIM items. Each customer's count journal is folded
+ * every few dozen records, so that folds race the appends and the readers throughout.
  *
  * It writes thousands of items: @dynamodb-local-of-its-own (test/support/dynamodb-lease.ts).
  */
@@ -25,12 +28,14 @@ const now = Date.now();
 const tree = treeOf('g');
 const dynamo = testDynamoClient();
 const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
-let table: { db: DynamoDBDocumentClient; tableName: string };
+/** Few records a journal before a fold, so that folds run all the time beside the appends (journal.ts). */
+const journalFoldAt = 40;
+let table: { db: DynamoDBDocumentClient; tableName: string; journalFoldAt: number };
 let reader: StreamReader | undefined;
 
 beforeAll(async () => {
   const tableName = await createTestTable();
-  table = { db, tableName };
+  table = { db, tableName, journalFoldAt };
   await loadSeedDocument(fleetSeed(tree, 1_200, { firstId: 1, now }), { client: dynamo, tableName });
   ({ reader } = await startListConsumer(table, dynamo));
 }, 120_000);
@@ -83,6 +88,16 @@ describe('the list index under parallel writers', () => {
     // The consumer has read the stream within a second or two when the machine is idle; the whole
     // suite on two cores slows DynamoDB Local several times over, hence the wait allowed.
     await expectListsExact(table, requests, 240_000, 1_000);
+
+    // Folds ran while the writers and readers did.
+    const head = (await db.send(new GetCommand({ TableName: table.tableName, Key: key.simListJournalHead('g'), ConsistentRead: true }))).Item;
+    expect(head?.done).toBeGreaterThan(0);
+
+    // Two more folds of every journal (the second deletes what the first folded): the pages alone hold the same counts.
+    const layout = await readGroupFences(table, 'g', true);
+    for (let round = 0; round < 2; round += 1) await Promise.all(tree.map((customer) => foldJournal(table, customer.id, layout!)));
+    for (const customer of tree) expect({ customer: customer.id, journal: await readJournal(table, customer.id) }).toEqual({ customer: customer.id, journal: [] });
+    await expectListsExact(table, requests, 10_000, 1_000);
 
     // The new ids beyond the last bucket were cut into a bucket of their own.
     const fences = await readGroupFences(table, 'g', true);
