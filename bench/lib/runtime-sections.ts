@@ -12,7 +12,7 @@ import { runLatency } from '../sections/latency';
 import { runRateLimiter } from '../sections/rate-limiter';
 import { runRoundTrips } from '../sections/round-trips';
 import { runScale } from '../sections/scale';
-import { runScaleWrites } from '../sections/scale-writes';
+import { fillCountJournals, runScaleWrites } from '../sections/scale-writes';
 import { runThroughput } from '../sections/throughput';
 import { benchSeedDocument } from './bench-seed';
 import { recordCalls, type CallRecorder } from './call-recorder';
@@ -133,6 +133,9 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
       }
     }
     if (sections.includes('scale')) {
+      await guarded('scale journals', () =>
+        fillCountJournals(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, batches: sizes.scaleJournalBatches }),
+      );
       const scale = await guarded('scale', () =>
         runScale(sectionContext, { root, data, fleet, pool: scalePool, recorder: recorder!, state, samples: sizes.scaleSamples, pageSize: sizes.scalePageSize }),
       );

@@ -11,16 +11,16 @@
  *   status sweep in id order and a usage run), the figure that 10,000 changes a second would
  *   put on it in that second.
  */
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
-import { key } from '../../shared/db/keys';
+import { key, partition } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
 import { ownerOf, scaleCustomers, scaleSectionLabel, type ScaleFleet } from '../lib/scale-fleet';
 import { readGroupFences } from '../../shared/sim-lists/fences';
-import { foldJournal } from '../../shared/sim-lists/journal';
+import { foldJournal, readJournal } from '../../shared/sim-lists/journal';
 import { median, round } from '../lib/stats';
 
 /** Write units of one kind of change, per change. */
@@ -100,6 +100,41 @@ const siteSimIds = (fleet: ScaleFleet, site: string, from: number, count: number
   const ids: number[] = [];
   for (let index = from; ids.length < count && index < fleet.sims; index += 1) if (ownerOf(index) === site) ids.push(fleet.firstId + index);
   return ids;
+};
+
+/**
+ * Fills every count journal of the fleet's tree as full as a steady flow of scattered changes
+ * leaves it, so that the list cases are read at their dearest: usage changes of a site's SIMs
+ * (every level's journal takes a record a change) in `batches` batches of 100, each read by the
+ * consumer on its own, enough to cross one fold (whose records stay until the next) and gather
+ * nearly a fold's worth more. Returns the records and bytes of the group's journal then.
+ */
+export const fillCountJournals = async (
+  context: SectionContext,
+  input: { db: DynamoDBDocumentClient; tableName: string; fleet: ScaleFleet; recorder: CallRecorder; batches: number },
+): Promise<{ records: number; bytes: number }> => {
+  const { db, tableName, fleet } = input;
+  const table = { db, tableName };
+  context.log(`scale: count journals filled by ${input.batches} batches of 100 usage changes`);
+  // Site SIMs from the middle of the fleet: the writes below take theirs from the start, the sweep from the end.
+  let from = Math.floor(fleet.sims / 2);
+  for (let batch = 0; batch < input.batches; batch += 1) {
+    const ids = siteSimIds(fleet, 'scale-north-a', from, 100);
+    from = ids.at(-1)! - fleet.firstId + 1;
+    await changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { data_used_mb: `${Number(current.data_used_mb) + 3}.00` } })), Date.now());
+    await input.recorder.settle(1_500, 600_000);
+  }
+  const records = await readJournal(table, fleet.groupId);
+  const output = await db.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition.simListJournal(fleet.groupId) } }),
+  );
+  const bytes = (output.Items ?? []).reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+  context.notes.push(
+    `Section 5's list cases were read with the count journals full: ${input.batches} batches of 100 usage changes before them left ` +
+      `${records.length} records (about ${Math.round(bytes / 1024)} KB) in the group's journal, what a steady flow of scattered changes leaves at most ` +
+      '(a fold\'s records kept until the next fold, and nearly a fold\'s worth since).',
+  );
+  return { records: records.length, bytes };
 };
 
 /** Runs the writes part of section 5 and records its targets. */

@@ -63,6 +63,21 @@ export interface PageLayout {
 
 const sequenceOf = (sortKey: unknown): number => Number(String(sortKey).slice(sortKeyPrefix.simListJournal.length));
 
+/** The head's attributes (`seq`, `pending`, `folded`, `done`, by their own names) after an update of them. */
+const updateHead = async (table: ListTable, customerId: string, expression: string, values: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const output = await table.db.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: key.simListJournalHead(customerId),
+      UpdateExpression: expression,
+      ExpressionAttributeNames: Object.fromEntries(['type', 'seq', 'pending', 'folded'].filter((name) => expression.includes(`#${name}`)).map((name) => [`#${name}`, name])),
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return output.Attributes!;
+};
+
 /** What a recount says of the fields a batch touched: every touched prefix's count, and the bounds of a time bucket given an entry. */
 const recordsOf = (touched: TouchedBucket, recount: Recount): CountRecord[] => {
   const { ordering, bucket, day } = touched.slot;
@@ -82,17 +97,12 @@ export const appendRecounts = async (table: ListTable, customerId: string, touch
   const head = key.simListJournalHead(customerId);
   const recordCount = touched.reduce((sum, bucket) => sum + bucket.prefixes.size + (bucket.slot.ordering === 'time' && bucket.put ? 2 : 0), 0);
   for (let attempt = 1; ; attempt += 1) {
-    const taken = await table.db.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: head,
-        UpdateExpression: 'SET #type = :type ADD #seq :one, #pending :records',
-        ExpressionAttributeNames: { '#type': 'type', '#seq': 'seq', '#pending': 'pending' },
-        ExpressionAttributeValues: { ':type': 'sim_list_journal_head', ':one': 1, ':records': recordCount },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const sequence = Number(taken.Attributes!.seq);
+    const taken = await updateHead(table, customerId, 'SET #type = :type ADD #seq :one, #pending :records', {
+      ':type': 'sim_list_journal_head',
+      ':one': 1,
+      ':records': recordCount,
+    });
+    const sequence = Number(taken.seq);
     const recounts = await Promise.all(touched.map((bucket) => countBucket(table, bucket.slot)));
     const records = touched.flatMap((bucket, index) => recordsOf(bucket, recounts[index]!));
     await table.db.send(
@@ -103,7 +113,7 @@ export const appendRecounts = async (table: ListTable, customerId: string, touch
     );
     const now = await table.db.send(new GetCommand({ TableName: table.tableName, Key: head, ConsistentRead: true, ProjectionExpression: 'folded' }));
     if (Number(now.Item?.folded ?? 0) < sequence) {
-      if (Number(taken.Attributes!.pending) >= (table.journalFoldAt ?? defaultJournalFoldAt)) await foldJournal(table, customerId, layout);
+      if (Number(taken.pending) >= (table.journalFoldAt ?? defaultJournalFoldAt)) await foldJournal(table, customerId, layout);
       return recounts;
     }
     if (attempt >= maxAppendAttempts) throw new Error(`the count journal of ${customerId} was folded over ${attempt} appends in a row`);
@@ -141,18 +151,9 @@ export const readJournal = async (table: ListTable, customerId: string): Promise
  */
 export const foldJournal = async (table: ListTable, customerId: string, layout: PageLayout): Promise<{ pagesWritten: number; appendsDeleted: number }> => {
   const head = key.simListJournalHead(customerId);
-  const blocked = await table.db.send(
-    new UpdateCommand({
-      TableName: table.tableName,
-      Key: head,
-      UpdateExpression: 'SET #folded = if_not_exists(#seq, :zero), #pending = :zero',
-      ExpressionAttributeNames: { '#folded': 'folded', '#seq': 'seq', '#pending': 'pending' },
-      ExpressionAttributeValues: { ':zero': 0 },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const through = Number(blocked.Attributes!.folded);
-  const previouslyDone = Number(blocked.Attributes!.done ?? 0);
+  const blocked = await updateHead(table, customerId, 'SET #folded = if_not_exists(#seq, :zero), #pending = :zero', { ':zero': 0 });
+  const through = Number(blocked.folded);
+  const previouslyDone = Number(blocked.done ?? 0);
   const appends = await readAppends(table, customerId, { upTo: through, consistent: true });
   const records = appends.flatMap((append) => append.records);
 
