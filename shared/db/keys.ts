@@ -187,6 +187,6 @@ export const sortKeyPrefix = {
   webhookDelivery: 'DELIVERY#',
   /** The sealed fence pages of a customer group (with key.simListFences); they sort before META. */
   simListFences: 'FENCES#',
-  /** Every append of a customer's count journal (with key.simListJournalEntry); the head sorts after them. */
+  /** Every append of a customer's count journal (with key.simListJournalEntry); its head (`HEAD`) sorts before them. */
   simListJournal: 'J#',
 };
