@@ -85,8 +85,8 @@ export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions =
     scaleSweep: quick ? 1_000 : 10_000,
     // Batches of 100 changes per kind for the amortised write units, count journal folds included (2,000 changes: about one fold's worth).
     scaleWriteRounds: quick ? 2 : 20,
-    // Batches of 100 usage changes before the list cases: a fold (2,000 records) crossed and nearly another fold's worth gathered.
-    scaleJournalBatches: quick ? 2 : 38,
+    // Most batches of 100 usage changes before the list cases (a fold of 2,000 records crossed and nearly another fold's worth gathered: about 37).
+    scaleJournalBatches: quick ? 2 : 60,
     // Developers: throughput's round robin needs one per 9 requests of its run; the rest serve
     // the other sections (every list request needs a developer that has not listed yet).
     throughputUsers: quick ? 600 : 2_600,

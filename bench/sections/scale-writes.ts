@@ -11,7 +11,7 @@
  *   status sweep in id order and a usage run), the figure that 10,000 changes a second would
  *   put on it in that second.
  */
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
 import { key, partition } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
@@ -20,7 +20,7 @@ import type { BenchCall, CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
 import { ownerOf, scaleCustomers, scaleSectionLabel, type ScaleFleet } from '../lib/scale-fleet';
 import { readGroupFences } from '../../shared/sim-lists/fences';
-import { foldJournal, readJournal } from '../../shared/sim-lists/journal';
+import { defaultJournalFoldAt, foldJournal, readJournal } from '../../shared/sim-lists/journal';
 import { median, round } from '../lib/stats';
 
 /** Write units of one kind of change, per change. */
@@ -105,24 +105,35 @@ const siteSimIds = (fleet: ScaleFleet, site: string, from: number, count: number
 /**
  * Fills every count journal of the fleet's tree as full as a steady flow of scattered changes
  * leaves it, so that the list cases are read at their dearest: usage changes of a site's SIMs
- * (every level's journal takes a record a change) in `batches` batches of 100, each read by the
- * consumer on its own, enough to cross one fold (whose records stay until the next) and gather
- * nearly a fold's worth more. Returns the records and bytes of the group's journal then.
+ * (every level's journal takes about a record a change) in batches of 100, each read by the
+ * consumer on its own, until the group's journal has been folded once (that fold's records stay
+ * until the next) and has gathered since as much as one more batch leaves under the fold's
+ * threshold. Returns the records and bytes of the group's journal then.
  */
 export const fillCountJournals = async (
   context: SectionContext,
   input: { db: DynamoDBDocumentClient; tableName: string; fleet: ScaleFleet; recorder: CallRecorder; batches: number },
-): Promise<{ records: number; bytes: number }> => {
+): Promise<{ records: number; bytes: number; batches: number }> => {
   const { db, tableName, fleet } = input;
   const table = { db, tableName };
-  context.log(`scale: count journals filled by ${input.batches} batches of 100 usage changes`);
+  const head = async () => {
+    const item = (await db.send(new GetCommand({ TableName: tableName, Key: key.simListJournalHead(fleet.groupId), ConsistentRead: true }))).Item;
+    return { pending: Number(item?.pending ?? 0), done: Number(item?.done ?? 0) };
+  };
+  context.log(`scale: count journals filled by up to ${input.batches} batches of 100 usage changes`);
   // Site SIMs from the middle of the fleet: the writes below take theirs from the start, the sweep from the end.
   let from = Math.floor(fleet.sims / 2);
-  for (let batch = 0; batch < input.batches; batch += 1) {
+  let batches = 0;
+  for (let last = await head(); batches < input.batches; ) {
     const ids = siteSimIds(fleet, 'scale-north-a', from, 100);
     from = ids.at(-1)! - fleet.firstId + 1;
-    await changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { data_used_mb: `${Number(current.data_used_mb) + 3}.00` } })), Date.now());
+    await changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { data_used_mb: (Number(current.data_used_mb) + 3).toFixed(2) } })), Date.now());
     await input.recorder.settle(1_500, 600_000);
+    batches += 1;
+    const now = await head();
+    const added = now.pending - last.pending;
+    last = now;
+    if (now.done > 0 && added > 0 && now.pending + 1.5 * added >= defaultJournalFoldAt) break;
   }
   const records = await readJournal(table, fleet.groupId);
   const output = await db.send(
@@ -130,11 +141,11 @@ export const fillCountJournals = async (
   );
   const bytes = (output.Items ?? []).reduce((sum, item) => sum + JSON.stringify(item).length, 0);
   context.notes.push(
-    `Section 5's list cases were read with the count journals full: ${input.batches} batches of 100 usage changes before them left ` +
+    `Section 5's list cases were read with the count journals full: ${batches} batches of 100 usage changes before them left ` +
       `${records.length} records (about ${Math.round(bytes / 1024)} KB) in the group's journal, what a steady flow of scattered changes leaves at most ` +
-      '(a fold\'s records kept until the next fold, and nearly a fold\'s worth since).',
+      `(the records of a fold kept until the next fold, and since it nearly another fold's worth of ${defaultJournalFoldAt}).`,
   );
-  return { records: records.length, bytes };
+  return { records: records.length, bytes, batches };
 };
 
 /** Runs the writes part of section 5 and records its targets. */
@@ -167,7 +178,7 @@ export const runScaleWrites = async (
 
   const kinds: { change: string; apply: (ids: number[]) => Promise<unknown> }[] = [
     { change: 'status', apply: async (ids) => changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { status: current.status === 'suspended' ? 'active' : 'suspended' } })), Date.now()) },
-    { change: 'usage', apply: async (ids) => changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { data_used_mb: `${Number(current.data_used_mb) + 1}.00` } })), Date.now()) },
+    { change: 'usage', apply: async (ids) => changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: { data_used_mb: (Number(current.data_used_mb) + 1).toFixed(2) } })), Date.now()) },
     { change: 'owner (to a sibling site)', apply: async (ids) => changeSimsFields(table, (await readSims(db, tableName, ids)).map((current) => ({ current, fields: sibling as SimFields })), Date.now()) },
     {
       change: 'new SIM',
@@ -234,7 +245,7 @@ export const runScaleWrites = async (
   const sweepIds = Array.from({ length: input.sweep }, (_, index) => fleet.firstId + fleet.sims - input.sweep - 2_000 + index);
   for (const run of [
     { run: `status sweep of ${input.sweep} SIMs in id order`, fields: (current: SimItem): SimFields => ({ status: current.status === 'inactive' ? 'active' : 'inactive' }) },
-    { run: `usage run over the same ${input.sweep} SIMs`, fields: (current: SimItem): SimFields => ({ data_used_mb: `${Number(current.data_used_mb) + 2}.00` }) },
+    { run: `usage run over the same ${input.sweep} SIMs`, fields: (current: SimItem): SimFields => ({ data_used_mb: (Number(current.data_used_mb) + 2).toFixed(2) }) },
   ]) {
     await settle();
     recorder.reset();

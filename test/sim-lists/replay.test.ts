@@ -51,7 +51,7 @@ afterAll(() => dynamo.destroy());
 /** Changes `count` SIMs from `from` on (status and usage), as a writer does, and returns the stream records of the change. */
 const changeSims = async (from: number, count: number, status: string): Promise<SimChangeRecord[]> => {
   const sims = (await allSims(db, table.tableName)).filter((sim) => sim.id >= from).slice(0, count);
-  await changeSimsFields(table, sims.map((current) => ({ current, fields: { status, data_used_mb: `${Number(current.data_used_mb) + 1}.00` } })), Date.now());
+  await changeSimsFields(table, sims.map((current) => ({ current, fields: { status, data_used_mb: (Number(current.data_used_mb) + 1).toFixed(2) } })), Date.now());
   const after = new Map<number, SimItem>((await allSims(db, table.tableName)).map((sim) => [sim.id, sim]));
   return sims.map((old) => ({ old, new: after.get(old.id) }));
 };
