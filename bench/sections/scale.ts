@@ -9,6 +9,7 @@
  * samples a case: a p99 of fewer is the slowest sample, whatever the machine did then).
  */
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { billedReadUnits, roundTrips } from '../../shared/db/call-counter';
 import { routes } from '../../shared/topology/routes';
 import type { BenchData } from '../lib/bench-seed';
@@ -50,7 +51,43 @@ export interface SlowSample {
   longestCall: string;
   /** Major page faults of the whole machine during the sample (/proc/vmstat; absent elsewhere than Linux). */
   majorFaults?: number;
+  /** This process's garbage collections during the sample: their time in all and the longest (ms). */
+  gcMs?: number;
+  longestGcMs?: number;
+  /** The longest this process's event loop was held during the sample (ms; 10 ms resolution). */
+  loopHeldMs?: number;
 }
+
+/**
+ * This process's garbage collections as they happen (perf_hooks `gc` entries), and its event
+ * loop's delay: the handler, the local runtime's stream reader and consumers and the recorder
+ * share this process, so a pause of the process shows in a sample as a slow DynamoDB call.
+ */
+const processPauses = () => {
+  const collections: { start: number; duration: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push({ start: entry.startTime, duration: entry.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  return {
+    /** Starts a sample: the loop's longest delay counts from now. */
+    start: () => loop.reset(),
+    /** The longest delay of the loop since start (ms). */
+    loopHeldMs: () => round(loop.max / 1e6, 1),
+    /** The collections that began between two instants (performance.now()). */
+    between: async (from: number, to: number) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const within = collections.filter((gc) => gc.start >= from && gc.start <= to);
+      return { gcMs: round(within.reduce((sum, gc) => sum + gc.duration, 0), 1), longestGcMs: round(Math.max(0, ...within.map((gc) => gc.duration)), 1) };
+    },
+    stop: () => {
+      observer.disconnect();
+      loop.disable();
+    },
+  };
+};
 
 /** The machine's major page faults so far (Linux), to tell a stall of the machine from one of the code. */
 const majorFaults = (): number | undefined => {
@@ -103,7 +140,10 @@ export const runScale = async (
   );
   context.log(`scale: ${cases.length} list cases over ${fleet.sims} SIMs, ${input.samples} samples each`);
   const figures: ScaleFigure[] = [];
+  const pauses = processPauses();
   for (const entry of cases) {
+    // Calls are taken per sample (measure); the recorder's own list would only grow the heap.
+    recorder.reset();
     const figure: ScaleFigure = { case: `${entry.name}, ${entry.page} page`, query: '', samples: 0, roundTrips: 0, calls: 0, readUnits: 0, p50: Number.NaN, p99: Number.NaN };
     figures.push(figure);
     const send = async (query: string) => {
@@ -118,8 +158,11 @@ export const runScale = async (
       const page = { first: 1, middle: Math.max(1, Math.ceil(totalPages / 2)), last: Math.max(1, totalPages), beyond: totalPages + 1 }[entry.page];
       figure.query = [entry.filter, `page=${page}`, `page_size=${input.pageSize}`].filter(Boolean).join('&');
       const times: number[] = [];
+      let slowestSpan: { from: number; to: number } | undefined;
       for (let sample = 0; sample < input.samples; sample += 1) {
         const faultsBefore = majorFaults();
+        pauses.start();
+        const from = performance.now();
         const { value: answer, calls } = await recorder.measure(() => send(figure.query));
         if (answer.status !== 200) throw new Error(`answered ${answer.status} ${answer.body.slice(0, 160)}`);
         times.push(answer.ms);
@@ -132,7 +175,9 @@ export const runScale = async (
             inCallsMs: round(timeInCalls(calls), 1),
             longestCall: longest ? `${longest.command.replace(/Command$/, '')} ${round(longest.endedAt - longest.startedAt, 1)} ms` : 'none',
             ...(faultsBefore === undefined || faultsAfter === undefined ? {} : { majorFaults: faultsAfter - faultsBefore }),
+            loopHeldMs: pauses.loopHeldMs(),
           };
+          slowestSpan = { from, to: performance.now() };
         }
         const body = JSON.parse(answer.body) as { count: number; results: unknown[] };
         figure.count = body.count;
@@ -142,6 +187,7 @@ export const runScale = async (
         const units = calls.filter((call) => readCommands.test(call.command)).reduce((sum, call) => sum + billedReadUnits(call), 0);
         figure.readUnits = Math.max(figure.readUnits, units);
       }
+      if (figure.slowest && slowestSpan) Object.assign(figure.slowest, await pauses.between(slowestSpan.from, slowestSpan.to));
       figure.samples = times.length;
       figure.p50 = round(median(times), 1);
       figure.p99 = round(percentile(times, 99), 1);
@@ -150,6 +196,7 @@ export const runScale = async (
       figure.note = `failed: ${(error as Error).message}`;
     }
   }
+  pauses.stop();
   recordScaleTargets(context, figures, fleet.sims);
   return figures;
 };
@@ -159,7 +206,8 @@ const slowestText = (slowest: SlowSample | undefined): string =>
   slowest === undefined
     ? ''
     : `; slowest ${slowest.ms} ms at ${slowest.at.slice(11, 19)}, ${slowest.inCallsMs} ms of it in calls (longest ${slowest.longestCall})` +
-      (slowest.majorFaults === undefined ? '' : `, ${slowest.majorFaults} major page faults meanwhile`);
+      (slowest.majorFaults === undefined ? '' : `, ${slowest.majorFaults} major page faults meanwhile`) +
+      (slowest.gcMs === undefined ? '' : `; this process: ${slowest.gcMs} ms of garbage collection (longest ${slowest.longestGcMs} ms), event loop held up to ${slowest.loopHeldMs} ms`);
 
 const recordScaleTargets = (context: SectionContext, figures: ScaleFigure[], sims: number): void => {
   const section = scaleSectionLabel(sims);
