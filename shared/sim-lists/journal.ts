@@ -63,7 +63,7 @@ export interface PageLayout {
 
 const sequenceOf = (sortKey: unknown): number => Number(String(sortKey).slice(sortKeyPrefix.simListJournal.length));
 
-/** The head's attributes (`seq`, `pending`, `folded`, `done`, by their own names) after an update of them. */
+/** Updates a customer's journal head (`#type`, `#seq`, `#pending` and `#folded` in the expression name those attributes) and returns all of its attributes after it. */
 const updateHead = async (table: ListTable, customerId: string, expression: string, values: Record<string, unknown>): Promise<Record<string, unknown>> => {
   const output = await table.db.send(
     new UpdateCommand({
