@@ -13,14 +13,15 @@
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
-import { key, partition } from '../../shared/db/keys';
+import { key, partition, sortKeyPrefix } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
 import type { SectionContext } from '../lib/context';
 import { ownerOf, scaleCustomers, scaleSectionLabel, type ScaleFleet } from '../lib/scale-fleet';
 import { readGroupFences } from '../../shared/sim-lists/fences';
-import { defaultJournalFoldAt, foldJournal, readJournal } from '../../shared/sim-lists/journal';
+import { defaultJournalFoldAt, foldJournal } from '../../shared/sim-lists/journal';
+import { decodeRecords } from '../../shared/sim-lists/journal-records';
 import { median, round } from '../lib/stats';
 
 /** Write units of one kind of change, per change. */
@@ -135,10 +136,14 @@ export const fillCountJournals = async (
     last = now;
     if (now.done > 0 && added > 0 && now.pending + 1.5 * added >= defaultJournalFoldAt) break;
   }
-  const records = await readJournal(table, fleet.groupId);
   const output = await db.send(
-    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition.simListJournal(fleet.groupId) } }),
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :appends)',
+      ExpressionAttributeValues: { ':pk': partition.simListJournal(fleet.groupId), ':appends': sortKeyPrefix.simListJournal },
+    }),
   );
+  const records = (output.Items ?? []).flatMap((item) => decodeRecords(item));
   const bytes = (output.Items ?? []).reduce((sum, item) => sum + JSON.stringify(item).length, 0);
   context.notes.push(
     `Section 5's list cases were read with the count journals full: ${batches} batches of 100 usage changes before them left ` +

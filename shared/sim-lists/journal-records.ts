@@ -83,9 +83,38 @@ export const pageKeyOf = (customerId: string, record: CountRecord, slots: number
 /** How far a count page was folded (its `through`; 0 for a page a bulk build or an earlier version wrote). */
 export const throughOf = (page: Record<string, unknown> | undefined): number => (typeof page?.through === 'number' ? page.through : 0);
 
+/** The id of a page item, or of a page key, in the maps below. */
+export const pageIdOf = (page: { PK: unknown; SK: unknown }): string => `${String(page.PK)}\u0000${String(page.SK)}`;
+
+/** What a page will hold once its records are folded in: per attribute, the newest record's value. */
+export interface PendingPage {
+  key: { PK: string; SK: string };
+  values: Map<string, { value: number; sequence: number; field: string }>;
+}
+
+/** Whether a record's value removes its attribute from the page (a count of 0; a bound of 0 is still a bound). */
+export const removesAttribute = (value: number, field: string): boolean => value === 0 && field !== 'lo' && field !== 'hi';
+
+/** The records grouped by the count page they are folded into, by page id. */
+export const recordsByPage = (
+  customerId: string,
+  records: readonly SequencedRecord[],
+  layout: { slots: number; shards: number },
+): Map<string, { key: { PK: string; SK: string }; records: SequencedRecord[] }> => {
+  const byPage = new Map<string, { key: { PK: string; SK: string }; records: SequencedRecord[] }>();
+  for (const record of records) {
+    const pageKey = pageKeyOf(customerId, record, layout.slots, layout.shards);
+    const id = pageIdOf(pageKey);
+    const page = byPage.get(id) ?? { key: pageKey, records: [] };
+    page.records.push(record);
+    byPage.set(id, page);
+  }
+  return byPage;
+};
+
 /**
  * The newest record of each page attribute that its page does not hold yet (sequence above
- * the page's `through`), by page key and attribute; a count of 0 is kept (it removes the
+ * the page's `through`), by page id and attribute; a count of 0 is kept (it removes the
  * attribute).
  */
 export const pendingValues = (
@@ -93,23 +122,21 @@ export const pendingValues = (
   records: readonly SequencedRecord[],
   pages: ReadonlyMap<string, Record<string, unknown>>,
   layout: { slots: number; shards: number },
-): Map<string, { key: { PK: string; SK: string }; values: Map<string, { value: number; sequence: number; field: string }> }> => {
-  const byPage = new Map<string, { key: { PK: string; SK: string }; values: Map<string, { value: number; sequence: number; field: string }> }>();
-  for (const record of records) {
-    const pageKey = pageKeyOf(customerId, record, layout.slots, layout.shards);
-    const id = `${pageKey.PK}\u0000${pageKey.SK}`;
-    if (record.sequence <= throughOf(pages.get(id))) continue;
-    let page = byPage.get(id);
-    if (!page) byPage.set(id, (page = { key: pageKey, values: new Map() }));
-    const attribute = attributeOf(record.field, pageOf(record.bucket, layout.slots).slot);
-    const known = page.values.get(attribute);
-    if (!known || known.sequence < record.sequence) page.values.set(attribute, { value: record.value, sequence: record.sequence, field: record.field });
+): Map<string, PendingPage> => {
+  const byPage = new Map<string, PendingPage>();
+  for (const [id, group] of recordsByPage(customerId, records, layout)) {
+    const through = throughOf(pages.get(id));
+    const page: PendingPage = { key: group.key, values: new Map() };
+    for (const record of group.records) {
+      if (record.sequence <= through) continue;
+      const attribute = attributeOf(record.field, pageOf(record.bucket, layout.slots).slot);
+      const known = page.values.get(attribute);
+      if (!known || known.sequence < record.sequence) page.values.set(attribute, { value: record.value, sequence: record.sequence, field: record.field });
+    }
+    if (page.values.size > 0) byPage.set(id, page);
   }
   return byPage;
 };
-
-/** The id of a page item for pendingValues' maps. */
-export const pageIdOf = (page: { PK: unknown; SK: unknown }): string => `${String(page.PK)}\u0000${String(page.SK)}`;
 
 /**
  * The count pages of a list as they will be once the journal's records are folded in (what a
@@ -128,7 +155,7 @@ export const overlayRecords = (
   for (const [id, { key: pageKey, values }] of pending) {
     const page: Record<string, unknown> = { ...(byId.get(id) ?? pageKey) };
     for (const [attribute, { value, field }] of values) {
-      if (value === 0 && field !== 'lo' && field !== 'hi') delete page[attribute];
+      if (removesAttribute(value, field)) delete page[attribute];
       else page[attribute] = value;
     }
     result.set(id, page);

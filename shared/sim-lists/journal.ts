@@ -31,7 +31,7 @@ import { sleep } from '../time/sleep';
 import { countBucket, type Recount } from './bucket-recount';
 import type { CountSlot } from './entries';
 import type { ListTable } from './fences';
-import { decodeRecords, encodeRecords, pageIdOf, pendingValues, throughOf, type CountRecord, type SequencedRecord } from './journal-records';
+import { decodeRecords, encodeRecords, pageIdOf, pendingValues, recordsByPage, removesAttribute, throughOf, type CountRecord, type SequencedRecord } from './journal-records';
 
 /**
  * Records a customer's journal gathers before it is folded: about 20 KB of journal (2.5 read
@@ -157,19 +157,20 @@ export const foldJournal = async (table: ListTable, customerId: string, layout: 
   const appends = await readAppends(table, customerId, { upTo: through, consistent: true });
   const records = appends.flatMap((append) => append.records);
 
-  const pageKeys = new Map<string, { PK: string; SK: string }>();
-  for (const { key: pageKey } of pendingValues(customerId, records, new Map(), layout).values()) pageKeys.set(pageIdOf(pageKey), pageKey);
+  const byPage = recordsByPage(customerId, records, layout);
   const pages = new Map<string, Record<string, unknown>>();
-  const keys = [...pageKeys.values()];
+  const keys = [...byPage.values()].map((page) => page.key);
   for (let start = 0; start < keys.length; start += maxBatchGetKeys) {
     for (const page of await batchGetItems(table.db, table.tableName, keys.slice(start, start + maxBatchGetKeys), { consistentRead: true })) {
       pages.set(pageIdOf(page as { PK: unknown; SK: unknown }), page);
     }
   }
   let written = 0;
-  const queue = [...pageKeys.keys()];
+  const queue = [...byPage.keys()];
   const worker = async () => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) if (await foldPage(table, customerId, records, pageKeys.get(id)!, pages.get(id), through, layout)) written += 1;
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (await foldPage(table, customerId, byPage.get(id)!.records, byPage.get(id)!.key, pages.get(id), through, layout)) written += 1;
+    }
   };
   await Promise.all(Array.from({ length: Math.min(parallelPageWrites, queue.length) }, worker));
 
@@ -193,7 +194,7 @@ export const foldJournal = async (table: ListTable, customerId: string, layout: 
 };
 
 /**
- * Writes one page's pending values (journal-records.ts pendingValues) with `through`, on the
+ * Writes one page's pending values (journal-records.ts pendingValues) of its own `records` with `through`, on the
  * condition that its `through` is still the one read; when another fold wrote it meanwhile,
  * reads it again and writes what is still pending. Returns whether it wrote.
  */
@@ -210,7 +211,7 @@ const foldPage = async (
   let page = read;
   for (let attempt = 1; ; attempt += 1) {
     const values = pendingValues(customerId, records, new Map(page ? [[id, page]] : []), layout).get(id)?.values;
-    if (!values || values.size === 0) return false;
+    if (!values) return false;
     const names: Record<string, string> = { '#type': 'type', '#through': 'through' };
     const attributeValues: Record<string, unknown> = { ':type': 'sim_list_counts', ':through': through };
     const set = ['#type = :type', '#through = :through'];
@@ -218,7 +219,7 @@ const foldPage = async (
     let index = 0;
     for (const [attribute, { value, field }] of values) {
       names[`#a${index}`] = attribute;
-      if (value === 0 && field !== 'lo' && field !== 'hi') remove.push(`#a${index}`);
+      if (removesAttribute(value, field)) remove.push(`#a${index}`);
       else {
         attributeValues[`:a${index}`] = value;
         set.push(`#a${index} = :a${index}`);

@@ -48,18 +48,23 @@ const isReady = (meta: SimListMetaItem | undefined): boolean => meta?.state === 
 /**
  * Every count page of a list, from its `pageShards` partitions queried at once (one round
  * trip): an index built before the pages were spread has them all in shard 0, the others
- * answer nothing.
+ * answer nothing. From `fromSortKey` on when given; strongly consistent when asked.
  */
-const readCountPages = async (table: ListTable, partitionOf: (shard: number) => string, fromSortKey?: string): Promise<Record<string, unknown>[]> =>
-  (await Promise.all(Array.from({ length: pageShards }, (_, shard) => readPages(table, partitionOf(shard), fromSortKey)))).flat();
+export const readCountPages = async (
+  table: ListTable,
+  partitionOf: (shard: number) => string,
+  options: { fromSortKey?: string; consistent?: boolean } = {},
+): Promise<Record<string, unknown>[]> =>
+  (await Promise.all(Array.from({ length: pageShards }, (_, shard) => readPages(table, partitionOf(shard), options)))).flat();
 
 /** Every count page of a partition (usually one Query page: a million SIMs make about 60 KB in all). */
-const readPages = async (table: ListTable, partitionKey: string, fromSortKey?: string): Promise<Record<string, unknown>[]> => {
+const readPages = async (table: ListTable, partitionKey: string, { fromSortKey, consistent }: { fromSortKey?: string; consistent?: boolean }): Promise<Record<string, unknown>[]> => {
   const items: Record<string, unknown>[] = [];
   for await (const page of queryPages(table.db, {
     TableName: table.tableName,
     KeyConditionExpression: fromSortKey === undefined ? 'PK = :pk' : 'PK = :pk AND SK >= :from',
     ExpressionAttributeValues: { ':pk': partitionKey, ...(fromSortKey === undefined ? {} : { ':from': fromSortKey }) },
+    ...(consistent ? { ConsistentRead: true } : {}),
   })) {
     items.push(...page);
   }
@@ -86,7 +91,7 @@ export const readListDirectory = async (table: ListTable, request: ListRequest):
   const fromDay = dayOf(request.updatedAfter - 86_400_000);
   const [meta, pages, journal] = await Promise.all([
     table.db.send(new GetCommand({ TableName: table.tableName, Key: key.simListMeta(request.groupId) })),
-    readCountPages(table, (shard) => partition.simListTimeCounts(request.customerId, shard), fromDay),
+    readCountPages(table, (shard) => partition.simListTimeCounts(request.customerId, shard), { fromSortKey: fromDay }),
     readJournal(table, request.customerId),
   ]);
   if (!isReady(meta.Item as SimListMetaItem | undefined)) return { kind: 'legacy' };

@@ -7,7 +7,8 @@ import { queryPages } from '../db/query-pages';
 import { fenceItems, fencesForIds, readListMeta, type ListTable } from './fences';
 import { readJournal } from './journal';
 import { overlayRecords } from './journal-records';
-import { bucketsOfPage, pageShards, pageShardsOf, pageSlotsOf } from './layout';
+import { bucketsOfPage, pageShardsOf, pageSlotsOf } from './layout';
+import { readCountPages } from './read-list';
 import { reservePositions, type ListingAttributes } from './positions';
 import { claimMsisdnAlone } from '../msisdn/msisdn-index';
 import { sleep } from '../time/sleep';
@@ -52,17 +53,7 @@ const scopedSims = async (table: ListTable, groupId: string): Promise<ScopedSim[
 /** The number of SIMs the index counts in a group's own list (every bucket, every prefix, its count journal laid over the pages). */
 const indexedCount = async (table: ListTable, groupId: string, meta: SimListMetaItem): Promise<number> => {
   const layout = { slots: pageSlotsOf(meta), shards: pageShardsOf(meta) };
-  const pages: Record<string, unknown>[] = [];
-  for (let shard = 0; shard < pageShards; shard += 1) {
-    for await (const page of queryPages(table.db, {
-      TableName: table.tableName,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition.simListIdCounts(groupId, shard) },
-      ConsistentRead: true,
-    })) {
-      pages.push(...page);
-    }
-  }
+  const pages = await readCountPages(table, (shard) => partition.simListIdCounts(groupId, shard), { consistent: true });
   const journal = (await readJournal(table, groupId)).filter((record) => record.ordering === 'id');
   let total = 0;
   for (const item of overlayRecords(groupId, pages, journal, layout)) {
