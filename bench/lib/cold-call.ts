@@ -8,23 +8,27 @@
  * The process gets the variables Lambda sets in every function (`lambdaVariables`) beside
  * the function's own, and no NODE_OPTIONS (the functions run without --enable-source-maps).
  * It exits as soon as it has written its answer (the SDK's keep-alive sockets would keep it
- * up): the handler's own work is over by then, as it is when Lambda freezes the sandbox.
+ * up): the handler's own work is over by then, as it is when Lambda freezes the sandbox. The
+ * answer goes to a file of its own, not to stdout: writing to a pipe makes Node set up a stream,
+ * about 20 M instructions in the minimal handler's process, whose count every function's is
+ * taken from, and less in a process that has already set it up for its log lines, so the
+ * function's share would read low (as its load share did: bench/sections/bundles/load-time.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countProcessInstructions } from './instructions';
 import { runToClose } from './child-output';
 
-/** The line the child writes its figures on, after whatever the handler logged. */
-const marker = '@@cold-call@@';
-
 /**
  * The child: argv[1] the bundle's URL, argv[2] the event (JSON), argv[3] the function
- * (name, memory, timeout, request id: JSON). Writes the marker line with the import and call
- * times (performance.now, ms) and the answer's status and body.
+ * (name, memory, timeout, request id: JSON), argv[4] the file it writes its answer to: the
+ * import and call times (performance.now, ms) and the answer's status and body (JSON).
  */
 export const coldCallScript =
-  'const [file, eventText, functionText] = process.argv.slice(1);' +
+  'const [file, eventText, functionText, answerFile] = process.argv.slice(1);' +
   'const event = JSON.parse(eventText); const fn = JSON.parse(functionText);' +
   'const t0 = performance.now(); const m = await import(file); const t1 = performance.now();' +
   "if (typeof m.handler !== 'function') throw new Error('no handler export');" +
@@ -34,8 +38,8 @@ export const coldCallScript =
   ' logGroupName: "/aws/lambda/" + fn.name, logStreamName: fn.logStream,' +
   ' getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };' +
   'const answer = await m.handler(event, context); const t2 = performance.now();' +
-  `process.stdout.write("\\n${marker}" + JSON.stringify({ importMs: t1 - t0, callMs: t2 - t1,` +
-  ' status: answer?.statusCode ?? null, body: typeof answer?.body === "string" ? answer.body : null }) + "\\n");' +
+  'process.getBuiltinModule("node:fs").writeFileSync(answerFile, JSON.stringify({ importMs: t1 - t0, callMs: t2 - t1,' +
+  ' status: answer?.statusCode ?? null, body: typeof answer?.body === "string" ? answer.body : null }));' +
   'process.exit(0);';
 
 /** The function a cold call plays: its name (Lambda's variables, the context) and settings. */
@@ -57,7 +61,7 @@ export interface ColdCallSample {
   status: number | null;
   /** The answer's body. */
   body: string | null;
-  /** What the process wrote before its answer, then what it wrote to stderr: the handler's log lines. */
+  /** What the process wrote to stdout, then to stderr: the handler's log lines. */
   output: string;
 }
 
@@ -98,12 +102,20 @@ const functionArgument = (fn: ColdFunction): string =>
     logStream: '2026/01/01/[$LATEST]00000000000000000000000000000000',
   });
 
-/** The figures the child wrote and the lines before them, or an error with what it logged last. */
-const parseAnswer = (stdout: string, what: string): Omit<ColdCallSample, 'processMs'> => {
-  const at = stdout.lastIndexOf(`\n${marker}`);
-  if (at === -1) throw new Error(`${what} wrote no answer: ${stdout.trim().split('\n').slice(-2).join(' ').slice(0, 400)}`);
-  const answer = JSON.parse(stdout.slice(at + 1 + marker.length).split('\n')[0]!) as Omit<ColdCallSample, 'processMs' | 'output'>;
-  return { ...answer, output: stdout.slice(0, at) };
+/** Runs `child` with a fresh file for the child's answer, and reads the answer back (an error names `what` and what it logged last). */
+const withAnswerFile = async <T extends { stdout: string }>(
+  what: string,
+  child: (answerFile: string) => Promise<T>,
+): Promise<T & { answer: Omit<ColdCallSample, 'processMs' | 'output'> }> => {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-cold-call-'));
+  try {
+    const ran = await child(join(dir, 'answer.json'));
+    const text = await readFile(join(dir, 'answer.json'), 'utf8').catch(() => undefined);
+    if (text === undefined) throw new Error(`${what} wrote no answer: ${ran.stdout.trim().split('\n').slice(-2).join(' ').slice(0, 400)}`);
+    return { ...ran, answer: JSON.parse(text) as Omit<ColdCallSample, 'processMs' | 'output'> };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 };
 
 /**
@@ -114,17 +126,18 @@ const parseAnswer = (stdout: string, what: string): Omit<ColdCallSample, 'proces
  */
 export const coldCallOnce = async (file: string, event: unknown, fn: ColdFunction, env: Record<string, string>): Promise<ColdCallSample> => {
   const started = performance.now();
-  const { code, stdout, stderr } = await runToClose(
-    process.execPath,
-    ['--input-type=module', '-e', coldCallScript, pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn)],
-    { PATH: process.env.PATH ?? '', ...env },
-  );
-  const processMs = performance.now() - started;
-  if (code !== 0) {
-    throw new Error(`cold call of ${fn.name} failed (exit ${code}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' ').slice(0, 400)}`);
-  }
-  const answer = parseAnswer(stdout, `cold call of ${fn.name}`);
-  return { ...answer, output: answer.output + stderr, processMs };
+  const { stdout, stderr, answer } = await withAnswerFile(`cold call of ${fn.name}`, async (answerFile) => {
+    const ran = await runToClose(
+      process.execPath,
+      ['--input-type=module', '-e', coldCallScript, pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn), answerFile],
+      { PATH: process.env.PATH ?? '', ...env },
+    );
+    if (ran.code !== 0) {
+      throw new Error(`cold call of ${fn.name} failed (exit ${ran.code}): ${(ran.stderr || ran.stdout).trim().split('\n').slice(-3).join(' ').slice(0, 400)}`);
+    }
+    return ran;
+  });
+  return { ...answer, output: stdout + stderr, processMs: performance.now() - started };
 };
 
 /** The same cold start once under callgrind: the instructions of the whole process, and what the handler answered. */
@@ -134,11 +147,11 @@ export const countColdCallInstructions = async (
   fn: ColdFunction,
   env: Record<string, string>,
 ): Promise<{ instructions: number; status: number | null; body: string | null }> => {
-  const { instructions, stdout } = await countProcessInstructions(
-    coldCallScript,
-    [pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn)],
-    { PATH: process.env.PATH ?? '', ...env },
+  const { instructions, answer } = await withAnswerFile(`cold call of ${fn.name} under callgrind`, (answerFile) =>
+    countProcessInstructions(coldCallScript, [pathToFileURL(file).href, JSON.stringify(event), functionArgument(fn), answerFile], {
+      PATH: process.env.PATH ?? '',
+      ...env,
+    }),
   );
-  const { status, body } = parseAnswer(stdout, `cold call of ${fn.name} under callgrind`);
-  return { instructions, status, body };
+  return { instructions, status: answer.status, body: answer.body };
 };

@@ -7,6 +7,7 @@ import type { ScaleFigure } from '../sections/scale';
 import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
 import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
+import { instructionRounds } from '../sections/bundles/load-instructions';
 import { coldCallTable } from './cold-call-report';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
@@ -81,6 +82,12 @@ const instructionCells = (figure: BundleFigure, dynamo: BundleFigure | undefined
   ];
 };
 
+/** A bundle's whole-process instructions in millions: the median, and the lowest and highest process. */
+const processInstructionsCell = (figure: BundleFigure): string => {
+  const range = figure.processInstructionsRange;
+  return range ? `${millions(figure.processInstructions!)} (${millions(range[0])}–${millions(range[1])})` : String(millions(figure.processInstructions!));
+};
+
 const bundlesTable = (figures: BundleFigure[]): string => {
   const dynamo = figures.find((figure) => figure.name === 'baseline: DynamoDB-only handler');
   // One reason for all bundles (e.g. valgrind not found) is said once, in the first row.
@@ -88,7 +95,7 @@ const bundlesTable = (figures: BundleFigure[]): string => {
   return table(
     [
       'function', 'kind', 'KiB (minified)', '× DynamoDB-only', 'load ms (median of 21)', '× DynamoDB-only',
-      'load M instructions (Ir, JIT on)', '× DynamoDB-only', 'whole process ms', 'whole process M instructions', 'Stripe inside',
+      `load M instructions (Ir, JIT on, median of ${instructionRounds})`, '× DynamoDB-only', 'whole process ms', 'whole process M instructions (lowest–highest)', 'Stripe inside',
       'beyond the DynamoDB-only bundle (KiB)',
     ],
     figures.map((figure, index) =>
@@ -103,7 +110,7 @@ const bundlesTable = (figures: BundleFigure[]): string => {
             dynamo && !dynamo.error ? round(figure.loadMs / dynamo.loadMs, 2) : '—',
             ...(index > 0 && sameReason && figure.loadInstructions === undefined ? ['n/a', '—'] : instructionCells(figure, dynamo)),
             number(figure.processMs),
-            figure.processInstructions === undefined ? 'n/a' : millions(figure.processInstructions),
+            figure.processInstructions === undefined ? 'n/a' : processInstructionsCell(figure),
             figure.containsStripe ? 'yes' : 'no',
             [
               figure.beyondDynamoDb.slice(0, 4).map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),

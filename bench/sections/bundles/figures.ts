@@ -60,10 +60,13 @@ export interface BundleFigure extends BundleCandidate {
   /** Median wall time of the whole fresh process: start, import, exit (ms). */
   processMs: number;
   /**
-   * Instructions (callgrind Ir, JIT on) of one fresh process that imports the bundle, Node's
-   * start included; absent when they could not be counted (see `instructionsNote`).
+   * Instructions (callgrind Ir, JIT on) of a fresh process that imports the bundle, Node's
+   * start included and V8's hash-seed search left out: the median of `instructionRounds`
+   * processes (./load-instructions.ts); absent when they could not be counted (see `instructionsNote`).
    */
   processInstructions?: number;
+  /** The lowest and highest of those processes' counts. */
+  processInstructionsRange?: [number, number];
   /** The import's share: `processInstructions` minus the minimal handler's (Node's start and the loader). */
   loadInstructions?: number;
   /** Why there are no instruction counts (e.g. valgrind not found). */
