@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { AwsConfig } from '../config/function-config';
+import type { AwsConfig, SdkSettingKey } from '../config/function-config';
 import { correlationAttributes } from '../observability/queue-correlation';
 import { sqsClient } from '../queues/sqs-client';
 
@@ -31,7 +31,7 @@ export interface ReceiptQueue {
  * of the request in progress as message attributes. The client is built once per container;
  * locally it points at the SQS emulator.
  */
-export const sqsReceiptQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): ReceiptQueue => ({
+export const sqsReceiptQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint' | SdkSettingKey>, queueUrl: string): ReceiptQueue => ({
   enqueue: async (item) => {
     await sqsClient(config).send(
       new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(item), MessageAttributes: correlationAttributes() }),

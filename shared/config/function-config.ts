@@ -11,7 +11,7 @@
  * AWS_REGION, which Lambda always sets. Defaults exist only where they are product
  * decisions: STOCK_HOLD_MINUTES, the callback timeouts and the webhook retry schedule.
  */
-import { oneOf, optional, positiveNumber, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
+import { oneOf, optional, positiveNumber, readByLibrary, required, text, url, wholeSecondsList, withDefault, type ConfigOf } from './variables';
 import { defaultServiceName, parseLogLevel } from '../observability/logger';
 import { defaultMetricsNamespace } from '../observability/metrics';
 
@@ -32,7 +32,28 @@ export const observabilityVariables = {
 /** The logging and metrics configuration of a function. */
 export type ObservabilityConfig = ConfigOf<typeof observabilityVariables>;
 
-/** The AWS region and the endpoint overrides of the local runtime (DynamoDB Local, the SQS emulator). */
+/**
+ * Settings the AWS SDK reads from the environment itself (shared/adapters/aws/sdk-settings.ts):
+ * unset, the SDK's own default is given to every client, so that it does not look the setting
+ * up; set, nothing is given and the SDK reads the variable as it always does.
+ */
+export const sdkSettingVariables = {
+  /** AWS_USE_FIPS_ENDPOINT: FIPS endpoints (the SDK's default: false). */
+  useFipsEndpoint: readByLibrary<boolean>('AWS_USE_FIPS_ENDPOINT', false),
+  /** AWS_USE_DUALSTACK_ENDPOINT: dual-stack (IPv6) endpoints (default: false). */
+  useDualstackEndpoint: readByLibrary<boolean>('AWS_USE_DUALSTACK_ENDPOINT', false),
+  /** AWS_ACCOUNT_ID_ENDPOINT_MODE: DynamoDB's account-ID endpoints (default: preferred). */
+  accountIdEndpointMode: readByLibrary<'disabled' | 'preferred' | 'required'>('AWS_ACCOUNT_ID_ENDPOINT_MODE', 'preferred'),
+  /** AWS_AUTH_SCHEME_PREFERENCE: auth schemes in order of preference (default: none, the service's own order). */
+  authSchemePreference: readByLibrary<string[]>('AWS_AUTH_SCHEME_PREFERENCE', []),
+  /** AWS_DEFAULTS_MODE: the SDK's defaults mode (default: legacy). */
+  defaultsMode: readByLibrary<'standard' | 'in-region' | 'cross-region' | 'mobile' | 'auto' | 'legacy'>('AWS_DEFAULTS_MODE', 'legacy'),
+};
+
+/** The names of the SDK settings in a configuration (shared/adapters/aws/sdk-settings.ts). */
+export type SdkSettingKey = keyof typeof sdkSettingVariables;
+
+/** The AWS region, the endpoint overrides of the local runtime (DynamoDB Local, the SQS emulator) and the SDK settings. */
 export const awsVariables = {
   /** AWS_REGION: set by Lambda in every function; set explicitly by the local runtime. */
   region: required('AWS_REGION', text),
@@ -40,6 +61,7 @@ export const awsVariables = {
   dynamodbEndpoint: optional('DYNAMODB_ENDPOINT', url),
   /** SQS_ENDPOINT: the local SQS emulator; unset in AWS. */
   sqsEndpoint: optional('SQS_ENDPOINT', url),
+  ...sdkSettingVariables,
 };
 
 /** The AWS settings every client is built from. */

@@ -56,6 +56,14 @@ export const withDefault = <T>(name: string, parse: Parser<T>, fallback: T): Var
   fallback,
 });
 
+/**
+ * A variable that a library reads from the environment itself (the AWS SDK): set, its value
+ * here is undefined, and the library reads it; unset (or empty), `libraryDefault`, the value the
+ * library would settle on, so that it can be given and the library need not look.
+ */
+export const readByLibrary = <T>(name: string, libraryDefault: T): Variable<T | undefined> & { presence: 'default' } =>
+  withDefault<T | undefined>(name, () => undefined, libraryDefault);
+
 /** Any text. */
 export const text: Parser<string> = (value) => value;
 

@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { AwsConfig } from '../config/function-config';
+import type { AwsConfig, SdkSettingKey } from '../config/function-config';
 import { correlationAttributes } from '../observability/queue-correlation';
 import { sqsClient } from '../queues/sqs-client';
 import type { FulfilmentMessage } from './message';
@@ -14,7 +14,7 @@ export interface FulfilmentQueue {
  * request's correlation id as a message attribute. The client is built once per container;
  * locally it points at the SQS emulator.
  */
-export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint'>, queueUrl: string): FulfilmentQueue => ({
+export const sqsFulfilmentQueue = (config: Pick<AwsConfig, 'region' | 'sqsEndpoint' | SdkSettingKey>, queueUrl: string): FulfilmentQueue => ({
   enqueue: async (message) => {
     await sqsClient(config).send(
       new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageAttributes: correlationAttributes() }),

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { DeveloperCaller } from '../auth/two-factor';
 import { batchGetItems, type TableKey } from '../db/batch-get';
-import type { TableConfig } from '../config/function-config';
+import type { SdkSettingKey, TableConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
 import { authenticate } from './developer/authenticate';
 import { callerLogKeys } from './developer/caller-log-keys';
@@ -25,7 +25,7 @@ export interface DeveloperDeps {
  * The dependencies of a deployed (or locally run) Area A function, from its configuration
  * (read once at init by defineFunction, shared/config/define-function.ts).
  */
-export const developerDeps = (config: Pick<TableConfig, 'region' | 'dynamodbEndpoint' | 'tableName'>): DeveloperDeps => ({
+export const developerDeps = (config: Pick<TableConfig, 'region' | 'dynamodbEndpoint' | 'tableName' | SdkSettingKey>): DeveloperDeps => ({
   db: documentClient(config),
   tableName: config.tableName,
   now: Date.now,

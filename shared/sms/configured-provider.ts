@@ -4,7 +4,8 @@
  * the request's origin (requestBaseUrl, shared/http/headers.ts), which an adapter does not know about.
  */
 import { getSecret } from '../config/secrets';
-import type { AwsConfig, SmsConfig } from '../config/function-config';
+import type { AwsConfig, SdkSettingKey, SmsConfig } from '../config/function-config';
+import { sdkSettingsOf } from '../adapters/aws/sdk-settings';
 import { awsSmsProvider } from '../adapters/sms-provider/aws-sms-provider';
 import { httpSmsProvider, type SmsProvider } from '../adapters/sms-provider/provider';
 
@@ -38,7 +39,7 @@ export const configuredSmsProvider = async (config: SmsConfig, fallbackBaseUrl: 
  * `sms_not_configured`); `missing` names what is missing, for the ERROR line.
  */
 export const smsProviderOf = (
-  config: SmsConfig & Pick<AwsConfig, 'region'>,
+  config: SmsConfig & Pick<AwsConfig, 'region' | SdkSettingKey>,
 ): { provider: (fallbackBaseUrl: string | undefined) => Promise<SmsProvider | undefined>; missing: string } => {
   if (config.smsProvider === 'aws') {
     const missing = [
@@ -48,6 +49,7 @@ export const smsProviderOf = (
     if (missing.length > 0) return { provider: async () => undefined, missing: `SMS_PROVIDER=aws needs ${missing.join(' and ')}` };
     const aws = awsSmsProvider({
       region: config.region,
+      sdkSettings: sdkSettingsOf(config),
       originationIdentity: config.originationIdentity!,
       configurationSet: config.configurationSet!,
       ...(config.awsSmsEndpoint ? { endpoint: config.awsSmsEndpoint } : {}),

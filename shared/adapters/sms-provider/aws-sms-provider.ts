@@ -1,10 +1,13 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { SdkSettings } from '../aws/sdk-settings';
 import { SmsProviderFailure, type SmsProvider } from './provider';
 
 /** Settings of the AWS End User Messaging SMS adapter (SMS_PROVIDER=aws). */
 export interface AwsSmsProviderSettings {
   /** AWS_REGION. */
   region: string;
+  /** The SDK settings of the configuration (../aws/sdk-settings.ts); absent: the client looks them up. */
+  sdkSettings?: SdkSettings;
   /** AWS_SMS_ENDPOINT: an API that speaks the PinpointSMSVoiceV2 JSON protocol (the local emulator); unset: AWS itself. */
   endpoint?: string;
   /** SMS_ORIGINATION_IDENTITY: phone number, pool or sender ID (ID or ARN) the SMS are sent from. */
@@ -97,6 +100,7 @@ export const awsRefusalDetail = (error: AwsError): string => {
 export const awsSmsProvider = (settings: AwsSmsProviderSettings): SmsProvider => {
   const client = new PinpointSMSVoiceV2Client({
     region: settings.region,
+    ...settings.sdkSettings,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     maxAttempts: settings.maxAttempts ?? 3,
     requestHandler: {
