@@ -15,23 +15,21 @@ export interface KnownCause {
 
 /**
  * Where send-sms's load with SMS_PROVIDER=aws goes (issue 21 asks 1.3 ×), measured at commit
- * a2e04eb: the cause of both of its load targets.
+ * 068957a: the cause of its load target by time, which it misses while the one by instructions holds.
  */
 const sendSmsAwsLoad =
-  'Issue 21 asks 1.3 ×. In M instructions, medians of three callgrind runs each with V8\'s hash-seed set-up taken out (see ' +
-  'load-instructions-vs-dynamodb): the DynamoDB-only baseline 166.8, get-sim 207.6 (1.24 ×), send-sms with SMS_PROVIDER=aws 221.6 ' +
-  '(1.325 ×). Its 54.8 beyond the baseline: the DynamoDB client built at init (about 16) and made ready there (about 7.5), which the ' +
-  'baseline does on its first call (issue 19; shared/adapters/aws/prepare-client.ts); the AWS End User Messaging client, built at init ' +
-  'as issue 21 asks (about 6: 3.3 carried, the rest building it); the Area A chain and the SMS route, carried and built (about 25: ' +
-  '69 KiB more to parse, about 12, then their module-level code, the configuration and the middleware). The two clients alone are ' +
-  '0.18 × the baseline. Measured and left: the HTTP provider adapter out of the bundle (at most about 1) and the request schema ' +
-  'built on first use instead of at load (about 1, which the first request would pay instead). Measured since, each as the ' +
-  'difference of deterministic callgrind runs (--single-threaded --hash-seed=1, no scavenge: the deltas, not the totals): the ' +
-  'SMS client given the DynamoDB client\'s credentials and request handler (0.3), only send-sms\'s entry in the configuration ' +
-  'table (0.7), the reason tables of the SMS adapter emptied (0.2), no esbuild option (keepNames adds 7; charset, legalComments and ' +
-  'minifySyntax change nothing); node:async_hooks no longer imported as an ES module (0.4, kept). Of the 54.8, the DynamoDB client ' +
-  'built and made ready (about 24: three quarters compiling the SDK code it runs, which the baseline compiles on its first call) and ' +
-  'the SMS client (about 5.5) leave 0.12 × (about 20) for the Area A chain and the route, which cost about 25.';
+  'Issue 21 asks 1.3 ×. By instructions it holds: about 1.28 × (section 1; each bundle\'s three processes within 0.5 M of one ' +
+  'another). By time it reads about 1.35 × on this machine even when quiet (61 interleaved processes each, import share: the ' +
+  'baseline 23.4 ms, send-sms 31.6 ms), because the work it adds (parsing 70 KiB more, and compiling for the first time the SDK ' +
+  'code that builds a client) takes about a quarter more time per instruction than the baseline\'s import does; so it is for every ' +
+  'route (get-sim 1.20 × by instructions, 1.25 × by time). Its 51.5 M instructions (8.2 ms) beyond the baseline, measured the same ' +
+  'way: the DynamoDB client built at init, as issue 19 requires of every function, where the baseline builds its client on its ' +
+  'first call (17.8 M, 2.4 ms); the Area A chain and the SMS route, both SMS adapters carried, before any client (about 24 M, about ' +
+  '3 ms); the DynamoDB client made ready at init (shared/adapters/aws/prepare-client.ts; 6.8 M, 1.1 ms); the AWS End User ' +
+  'Messaging client built (2.9 M, 0 to 1.2 ms in two runs). Without making the client ready, send-sms would read 1.25 × by ' +
+  'instructions and 1.30 × by time: not the target either, and it would only move that work into the first request, as would ' +
+  'loading the HTTP adapter or the callback rules from side modules on use. Before issue 19 took 130 M instructions off every ' +
+  'bundle, the baseline included, the same additions read 1.16 × by time and 1.21 × by instructions (docs/sms.md).';
 
 export const knownCauses: KnownCause[] = [
   {
@@ -72,9 +70,11 @@ export const knownCauses: KnownCause[] = [
     cause:
       'More code to parse and evaluate at load: see what the bundle carries beyond the DynamoDB-only one (section 1). Since issue 19 the ' +
       'baseline, like every bundle, is without the SDK\'s default credential chain (about 130 M instructions less), so the same additions ' +
-      'weigh more against it; and a function\'s clients are made ready at init (shared/adapters/aws/prepare-client.ts, about 12 M ' +
-      'instructions moved from the first call into the load), which the baseline, building its client on first use, does not do. A miss ' +
-      'by a few percent is within the noise of the medians on a loaded machine (the same bundle lands on either side from run to run).',
+      'weigh more against it; and a function\'s clients are built and made ready at init (shared/adapters/aws/prepare-client.ts, the ' +
+      'making ready alone about 7 to 12 M instructions moved from the first call into the load), which the baseline, building its client ' +
+      'on first use, does not do. Time reads higher than instructions for every route (get-sim about 1.25 × against 1.20 ×): parsing and ' +
+      'first-time compiling, most of what a route adds, take more time per instruction than the rest of the import. On a loaded machine ' +
+      'the medians also move by a few percent from run to run.',
   },
   {
     id: 'bundle-size-cap',
@@ -102,10 +102,10 @@ export const knownCauses: KnownCause[] = [
     id: 'load-instructions-vs-dynamodb',
     cause:
       'More code to parse and evaluate at load, as for load-vs-dynamodb (against a baseline about 130 M instructions smaller since issue ' +
-      '19, and with the clients made ready at init). The instruction count hardly depends on the machine\'s load, but each process ' +
-      'draws V8\'s hash seed, whose search for a prime (HashSeed::InitializeRoots) took from about 4 to 19 M instructions in the runs ' +
-      'measured: one run of the same bundle can differ from the next by about 10 M, so a ratio within a few percent of its target ' +
-      'lands on either side from run to run. See what the bundle carries beyond the DynamoDB-only one (section 1).',
+      '19, which builds its client on its first call, while every function builds its clients at init and makes them ready there). ' +
+      'The counts leave out V8\'s random hash-seed search and are the median of three processes, within about 1 % of one another ' +
+      '(section 1 gives the lowest and highest), so a miss is the bundle\'s, not the run\'s. See what the bundle carries beyond the ' +
+      'DynamoDB-only one (section 1).',
   },
   {
     id: 'latency-vs-one-call',
