@@ -6,6 +6,7 @@ import { reservePositions } from '../sim-lists/positions';
 import { claimMsisdnAlone, releaseMsisdn } from '../msisdn/msisdn-index';
 import { isoWithOffset } from './sim-object';
 import { sleep } from '../time/sleep';
+import { isDecimalAmount } from '../vocabulary/amounts';
 
 /**
  * The one write path of SIM items (issue #19, point 3): the seed loader on a table in use, the
@@ -26,6 +27,34 @@ export class MsisdnInUse extends Error {
   }
 }
 
+/**
+ * A SIM write refused before anything of it was written: a field holds a value that the read
+ * path could not show (an amount that is not a decimal string would make every list page and
+ * read holding the SIM fail). The edges that take outside input check their values first (the
+ * feed, the admin CLI, the console); this catches a caller that did not.
+ */
+export class MalformedSimField extends Error {
+  override name = 'MalformedSimField';
+  constructor(
+    readonly simId: number,
+    readonly field: string,
+    readonly value: unknown,
+  ) {
+    super(`SIM ${simId}: ${field} must be a decimal amount such as "12.50", not ${JSON.stringify(value) ?? String(value)}`);
+  }
+}
+
+/** The amounts of a SIM: decimal strings the API formats (shared/vocabulary/amounts.ts). */
+const amountFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_cost'] as const;
+
+/** Throws MalformedSimField for the first amount of `fields` that is not a decimal string; `whole`: all four must be there. */
+const refuseMalformedAmounts = (simId: number, fields: Partial<Record<(typeof amountFields)[number], unknown>>, whole: boolean): void => {
+  for (const field of amountFields) {
+    const value = fields[field];
+    if ((value !== undefined || whole) && !isDecimalAmount(value)) throw new MalformedSimField(simId, field, value);
+  }
+};
+
 /** The table SIMs are written to. */
 export interface SimTable {
   db: DynamoDBDocumentClient;
@@ -40,9 +69,11 @@ const batchSize = 25;
  * their listing: time positions handed out in order of `updated_at`, `listed_at_ms` = `nowMs`.
  * Their MSISDNs are claimed first: MsisdnInUse (nothing of the SIMs written) when another SIM
  * holds one. A replaced SIM whose MSISDN changed keeps its old claim: change it with
- * changeSimsFields instead. Returns the items as written.
+ * changeSimsFields instead. MalformedSimField (nothing written) when a SIM's amount is not a
+ * decimal string. Returns the items as written.
  */
 export const putSims = async (table: SimTable, sims: readonly SimItem[], nowMs: number): Promise<SimItem[]> => {
+  for (const sim of sims) refuseMalformedAmounts(sim.id, sim, true);
   const claimed = await Promise.all(sims.map((sim) => claimMsisdnAlone(table, sim)));
   const refused = sims.find((_sim, index) => !claimed[index]);
   if (refused) throw new MsisdnInUse(refused);
@@ -98,8 +129,10 @@ export type SimChangeOutcome = { outcome: 'written' | 'unchanged'; sim: SimItem 
  * at once); a change that changes nothing writes nothing (and moves no `updated_at`). Each is
  * conditional on its SIM still being as read (its `updated_at_ms` and the changed fields'
  * values), so two writers cannot interleave: `lost` when another writer came first.
+ * MalformedSimField (nothing of the batch written) when an amount to set is not a decimal string.
  */
 export const changeSimsFields = async (table: SimTable, changes: readonly SimFieldChange[], nowMs: number): Promise<SimChangeOutcome[]> => {
+  for (const { current, fields } of changes) refuseMalformedAmounts(current.id, fields, false);
   const planned = changes.map(({ current, fields }) => {
     const changed = Object.entries(fields).filter(([name, value]) => value !== undefined && !sameValue(current[name as keyof SimItem], value));
     const next: SimItem = { ...current, ...Object.fromEntries(changed), updated_at: isoWithOffset(nowMs), updated_at_ms: nowMs };

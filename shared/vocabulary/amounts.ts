@@ -6,6 +6,9 @@
 
 const decimalPattern = /^(-?)(\d+)(?:\.(\d+))?$/;
 
+/** Whether `value` is a decimal string that `toHundredths` reads ("12.50", "7", "-0.5"). */
+export const isDecimalAmount = (value: unknown): value is string => typeof value === 'string' && decimalPattern.test(value.trim());
+
 /**
  * The value of a decimal string in hundredths (pence, or hundredths of a MB). A third
  * decimal place and beyond rounds half away from zero; anything that is not a decimal
