@@ -60,15 +60,14 @@ export const isHashSeedSearch = (name: string): boolean => name.includes('HashSe
 
 /**
  * Instructions executed by a fresh `node` process that evaluates `script` (an ES module,
- * `--input-type=module -e`) with `args`, under callgrind, V8's hash-seed search left out
- * (`hashSeedInstructions` says how much that was), and what it wrote to stdout (the cold calls
- * of section 1 read their answer there). Rejects when the process fails.
+ * `--input-type=module -e`) with `args`, under callgrind, V8's hash-seed search left out, and
+ * what it wrote to stdout. Rejects when the process fails.
  */
 export const countProcessInstructions = async (
   script: string,
   args: string[],
   env: Record<string, string>,
-): Promise<{ instructions: number; hashSeedInstructions: number; stdout: string }> => {
+): Promise<{ instructions: number; stdout: string }> => {
   const dir = await mkdtemp(join(tmpdir(), 'bench-callgrind-'));
   const outFile = join(dir, 'callgrind.out');
   try {
@@ -81,8 +80,7 @@ export const countProcessInstructions = async (
     const profile = await readFile(outFile, 'utf8');
     const total = callgrindTotal(profile);
     if (total === undefined) throw new Error(`callgrind of ${args[0] ?? 'a script'} wrote no total`);
-    const hashSeedInstructions = inclusiveCost(profile, isHashSeedSearch);
-    return { instructions: total - hashSeedInstructions, hashSeedInstructions, stdout };
+    return { instructions: total - inclusiveCost(profile, isHashSeedSearch), stdout };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
