@@ -246,12 +246,15 @@ describe('checkout configuration', () => {
     readConfiguration(functionConfigs['checkout-esim'], { AWS_REGION: 'eu-west-2', TABLE_NAME: 't', ...env }, 'checkout-esim');
 
   it('reads STOCK_HOLD_MINUTES (default 30) and refuses a value that is not a positive number', () => {
-    expect(read({})).toEqual({ region: 'eu-west-2', tableName: 't', stockHoldMinutes: 30 });
+    // The SDK settings the environment leaves unset, at the SDK's defaults (shared/adapters/aws/sdk-settings.ts).
+    const sdkDefaults = { useFipsEndpoint: false, useDualstackEndpoint: false, accountIdEndpointMode: 'preferred', authSchemePreference: [], defaultsMode: 'legacy' };
+    expect(read({})).toEqual({ region: 'eu-west-2', tableName: 't', stockHoldMinutes: 30, ...sdkDefaults });
     expect(read({ STOCK_HOLD_MINUTES: '0.5', STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual({
       region: 'eu-west-2',
       tableName: 't',
       stockHoldMinutes: 0.5,
       stripeApiBase: 'http://127.0.0.1:12111',
+      ...sdkDefaults,
     });
     for (const value of ['0', '-5', 'soon']) {
       expect(() => read({ STOCK_HOLD_MINUTES: value })).toThrow(
