@@ -1,11 +1,10 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsByRound, countCalls, type CallCounter } from '../../shared/db/call-counter';
 import { key } from '../../shared/db/keys';
 import type { DeveloperDeps } from '../../shared/http/developer-route';
 import { apiKeyOf, areaASeed, tokenOf } from './support/seed';
 import { areaAHandlers, invoke, tableWithSeed, type TestClock } from './support/invoke';
-import { testDynamoClient } from '../support/resources';
+import { testDocumentClient, testDynamoClient } from '../support/resources';
 
 /**
  * Cost targets (docs/area-a.md, "Access patterns"): how many DynamoDB calls each request makes
@@ -23,7 +22,7 @@ const seedUsers = Array.from({ length: 12 }, (_, index) => ({ id: `cost${index}`
 
 beforeAll(async () => {
   const seeded = await tableWithSeed(areaASeed(start, seedUsers), clock);
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = testDocumentClient(client);
   counter = countCalls(db);
   deps = { db, tableName: seeded.tableName, now: () => clock.now };
   handlers = areaAHandlers(deps);

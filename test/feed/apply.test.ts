@@ -7,7 +7,7 @@ import { applyFeedMessage } from '../../shared/feed/apply';
 import { listFeedBatches, listFeedRejections } from '../../shared/feed/journal';
 import { readGroupDirectory } from '../../shared/groups/directory';
 import { key } from '../../shared/db/keys';
-import { createTestTable, testDynamoClient } from '../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../support/resources';
 
 /**
  * The operator feed's records applied to a table (issue #20, points 1, 2 and 5), through the
@@ -18,11 +18,11 @@ import { createTestTable, testDynamoClient } from '../support/resources';
 
 const demoSeed: unknown = JSON.parse(readFileSync(new URL('../../local/demo-seed.json', import.meta.url), 'utf8'));
 const dynamo = testDynamoClient();
-const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+const db = testDocumentClient(dynamo);
 
 /** DynamoDB requests by command name, counted on a table's client. */
 const counted = () => {
-  const client = DynamoDBDocumentClient.from(testDynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  const client = testDocumentClient();
   const counts = new Map<string, number>();
   client.middlewareStack.add(
     (next, context) => async (args) => {

@@ -1,9 +1,8 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billedReadUnits, countCalls, type CallCounter } from '../../shared/db/call-counter';
 import type { DeveloperDeps } from '../../shared/http/developer-route';
 import { areaAHandlers, invoke, tableWithSeed, type TestClock } from '../area-a/support/invoke';
-import { testDynamoClient } from '../support/resources';
+import { testDocumentClient, testDynamoClient } from '../support/resources';
 import { fleetSim, treeOf } from './support/fleet';
 
 /**
@@ -61,7 +60,7 @@ beforeAll(async () => {
     sims: fleets.flatMap((fleet) => fleet.sims),
   };
   const seeded = await tableWithSeed(document, clock);
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = testDocumentClient(client);
   counter = countCalls(db, { capacity: true });
   const deps: DeveloperDeps = { db, tableName: seeded.tableName, now: () => clock.now };
   handlers = areaAHandlers(deps);

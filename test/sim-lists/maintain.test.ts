@@ -11,7 +11,7 @@ import { putSims, removeSim } from '../../shared/sims/sim-writes';
 import { seedItems } from '../../local/seed/items';
 import { parseSeedDocument } from '../../local/seed/validate';
 import type { SimItem } from '../../shared/db/items';
-import { createTestTable, testDynamoClient } from '../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../support/resources';
 import { coveringRequests, expectListsExact, fleetSeed, fleetSim, startListConsumer, treeOf } from './support/fleet';
 
 /**
@@ -27,7 +27,7 @@ import { coveringRequests, expectListsExact, fleetSeed, fleetSim, startListConsu
 const now = Date.now();
 const tree = treeOf('g');
 const dynamo = testDynamoClient();
-const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+const db = testDocumentClient(dynamo);
 /** Few records a journal before a fold, so that folds run all the time beside the appends (journal.ts). */
 const journalFoldAt = 40;
 let table: { db: DynamoDBDocumentClient; tableName: string; journalFoldAt: number };

@@ -4,7 +4,7 @@ import { loadSeedDocument } from '../../local/seed/load';
 import type { SimItem } from '../../shared/db/items';
 import { key } from '../../shared/db/keys';
 import { changeSimsFields, MalformedSimField, putSims } from '../../shared/sims/sim-writes';
-import { createTestTable, testDynamoClient } from '../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../support/resources';
 import { allSims, fleetSeed, treeOf } from './support/fleet';
 
 /**
@@ -15,7 +15,7 @@ import { allSims, fleetSeed, treeOf } from './support/fleet';
 
 const now = Date.now();
 const dynamo = testDynamoClient();
-const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+const db = testDocumentClient(dynamo);
 let table: { db: DynamoDBDocumentClient; tableName: string };
 let sims: SimItem[];
 

@@ -10,7 +10,7 @@ import { key, partition } from '../../shared/db/keys';
 import { rebuildListIndex, type RebuildProgress } from '../../shared/sim-lists/rebuild';
 import { changeSim } from '../../shared/sims/change-sim';
 import { customersNamed, listSims, planListSims } from '../../shared/sims/list-sims';
-import { createTestTable, testDynamoClient } from '../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../support/resources';
 import { eventually } from '../support/eventually';
 import { allSims, coveringRequests, expectListsExact, expectedList, fleetSeed, startListConsumer, treeOf } from './support/fleet';
 
@@ -26,7 +26,7 @@ import { allSims, coveringRequests, expectListsExact, expectedList, fleetSeed, s
 const now = Date.now();
 const tree = treeOf('old');
 const dynamo = testDynamoClient();
-const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+const db = testDocumentClient(dynamo);
 let table: { db: DynamoDBDocumentClient; tableName: string };
 let reader: StreamReader | undefined;
 const document = fleetSeed(tree, 700, { firstId: 1, now });

@@ -4,7 +4,7 @@ import { loadSeedDocument } from '../../local/seed/load';
 import type { SimItem } from '../../shared/db/items';
 import { maintainSimLists, type SimChangeRecord } from '../../shared/sim-lists/maintain';
 import { changeSimsFields } from '../../shared/sims/sim-writes';
-import { createTestTable, testDynamoClient } from '../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../support/resources';
 import { allSims, coveringRequests, expectListsExact, fleetSeed, treeOf } from './support/fleet';
 
 /**
@@ -18,7 +18,7 @@ import { allSims, coveringRequests, expectListsExact, fleetSeed, treeOf } from '
 const now = Date.now();
 const tree = treeOf('r');
 const dynamo = testDynamoClient();
-const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+const db = testDocumentClient(dynamo);
 /** Few records a journal before a fold, so that the batches below fold. */
 const journalFoldAt = 30;
 let table: { db: DynamoDBDocumentClient; tableName: string; journalFoldAt: number };
@@ -37,7 +37,7 @@ const failingOnce = (failing: (command: string, input: string) => boolean) => {
     },
     { step: 'initialize', name: 'injectFault' },
   );
-  return { table: { ...table, db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) }, client, hasFailed: () => failed };
+  return { table: { ...table, db: testDocumentClient(client) }, client, hasFailed: () => failed };
 };
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { dynamodbEndpoint } from './dynamodb-lease';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { createTable } from '../../local/create-table';
 import { createQueues, type QueueUrls } from '../../local/sqs-local';
@@ -13,6 +14,10 @@ const region = 'eu-west-2';
 /** A DynamoDB client for the run's DynamoDB Local. */
 export const testDynamoClient = (): DynamoDBClient =>
   new DynamoDBClient({ endpoint: dynamodbEndpoint(), region, credentials });
+
+/** The document client over `client` with the marshalling the service's own uses (shared/db/client.ts: undefined values left out). */
+export const testDocumentClient = (client: DynamoDBClient = testDynamoClient()): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 /** An SQS client for the run's SQS emulator. */
 export const testSqsClient = (): SQSClient => new SQSClient({ endpoint: inject('sqsEndpoint'), region, credentials });

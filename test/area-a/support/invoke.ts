@@ -1,4 +1,3 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { allRoutes } from '../../../shared/topology/routes';
 import { buildApiGatewayEvent } from '../../../local/api-gateway-event';
@@ -9,7 +8,7 @@ import { getSimRoute } from '../../../shared/routes/get-sim';
 import { listSimsRoute } from '../../../shared/routes/list-sims';
 import type { DeveloperDeps } from '../../../shared/http/developer-route';
 import { matchRoute } from '../../../shared/http/route-match';
-import { createTestTable, testDynamoClient } from '../../support/resources';
+import { createTestTable, testDocumentClient, testDynamoClient } from '../../support/resources';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -27,7 +26,7 @@ export const tableWithSeed = async (document: unknown, clock: TestClock) => {
   const tableName = await createTestTable({ stream: false });
   const client = testDynamoClient();
   await loadSeedDocument(document, { client, tableName });
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = testDocumentClient(client);
   const deps: DeveloperDeps = { db, tableName, now: () => clock.now };
   return { tableName, client, db, deps };
 };

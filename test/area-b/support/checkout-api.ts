@@ -2,7 +2,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand, DynamoDBDocumentClient } f
 import type { OrderItem, StockUnitItem } from '../../../shared/db/items';
 import { key, partition } from '../../../shared/db/keys';
 import { exchange, parsedBody, testResponse } from '../../support/request';
-import { testDynamoClient } from '../../support/resources';
+import { testDocumentClient } from '../../support/resources';
 
 /** The service token the Area B tests configure. */
 export const serviceToken = 'storefront_test_9fK2mQ7xR4vL8pW3';
@@ -50,7 +50,7 @@ export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]
 
 /** A document client on the run's DynamoDB Local. */
 export const documents = (): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(testDynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  testDocumentClient();
 
 /** One order as stored. */
 export const readOrder = async (db: DynamoDBDocumentClient, tableName: string, orderId: string): Promise<OrderItem | undefined> =>
