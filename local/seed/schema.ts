@@ -15,6 +15,7 @@ import {
   iccid,
   identifier,
   isoWithOffset,
+  maxPhoneLength,
   picklist,
   simFields,
   simStatuses,
@@ -38,7 +39,7 @@ export const userSchema = entry({
   email: email(),
   customer: identifier(),
   active: flag(),
-  roles: v.array(text(), 'must be an array of strings'),
+  roles: v.array(identifier(), 'must be an array of strings'),
 });
 
 /** bearer_tokens[]: the token in plain text; stored only as a hash. */
@@ -90,7 +91,7 @@ export const accountSchema = entry({
   email: email(),
   type: picklist(accountTypes),
   name: v.nullish(text(), null),
-  phone: v.nullish(text(), null),
+  phone: v.nullish(text(maxPhoneLength), null),
   sms_opt_in: v.optional(flag(), false),
 });
 

@@ -44,7 +44,7 @@ export const applyCustomerRecord = async (table: FeedTable, record: FeedRecordOf
   const path = existing?.path ?? (parentItem ? [...parentItem.path, record.id] : [record.id]);
   const groupId = path[0]!;
   const directory = await readGroupDirectory(table, groupId, true);
-  const holder = Object.entries(directory?.customers ?? {}).find(([id, entry]) => id !== record.id && entry.name === record.name);
+  const holder = [...(directory?.customers ?? [])].find(([id, entry]) => id !== record.id && entry.name === record.name);
   if (holder) return { outcome: 'rejected', reason: `name ${JSON.stringify(record.name)} is already the name of customer ${holder[0]} of group ${groupId}` };
 
   if (parent === null && !existing) {

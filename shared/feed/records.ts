@@ -68,17 +68,20 @@ const customerRecord = entry({ type: v.literal('customer'), ...sourceTime, ...cu
 /** `data_bundle`: create or update a data bundle. */
 const dataBundleRecord = entry({ type: v.literal('data_bundle'), ...sourceTime, ...dataBundleFields });
 
-const schemas = { sim: simRecord, sim_status: simStatusRecord, usage: usageRecord, customer: customerRecord, data_bundle: dataBundleRecord } as const;
+const schemaList = { sim: simRecord, sim_status: simStatusRecord, usage: usageRecord, customer: customerRecord, data_bundle: dataBundleRecord } as const;
 
 /** A record type of the feed. */
-export type FeedRecordType = keyof typeof schemas;
+export type FeedRecordType = keyof typeof schemaList;
 
 /** The feed's record types. */
-export const feedRecordTypes = Object.keys(schemas) as FeedRecordType[];
+export const feedRecordTypes = Object.keys(schemaList) as FeedRecordType[];
+
+/** Each type's schema, by a name read from a line: a Map, so `constructor` or `__proto__` is an unknown type, never a property. */
+const schemas = new Map<string, v.GenericSchema>(Object.entries(schemaList));
 
 /** A record read from a line, with its source time in epoch milliseconds. */
 export type FeedRecord = {
-  [Type in FeedRecordType]: v.InferOutput<(typeof schemas)[Type]> & { sourceMs: number };
+  [Type in FeedRecordType]: v.InferOutput<(typeof schemaList)[Type]> & { sourceMs: number };
 }[FeedRecordType];
 
 /** A record of one type. */
@@ -104,10 +107,9 @@ export const readFeedLine = (line: string): ReadLine => {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { reason: 'the line is not a JSON object' };
   const type = (parsed as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in schemas)) {
-    return { reason: `type ${type === undefined ? 'is missing' : `${quoteInput(type)} is unknown`}; one of ${feedRecordTypes.join(', ')}` };
-  }
-  const result = v.safeParse(schemas[type as FeedRecordType], parsed);
+  const schema = typeof type === 'string' ? schemas.get(type) : undefined;
+  if (!schema) return { reason: `type ${type === undefined ? 'is missing' : `${quoteInput(type)} is unknown`}; one of ${feedRecordTypes.join(', ')}` };
+  const result = v.safeParse(schema, parsed);
   if (!result.success) {
     const issue = result.issues[0];
     const path = issue.path?.map((segment) => String(segment.key)).join('.');

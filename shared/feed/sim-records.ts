@@ -140,7 +140,7 @@ export const applySimRecords = async (table: FeedTable, lines: readonly SimLine[
     if (record.data_bundle !== undefined) {
       if (record.data_bundle === null) bundle = null;
       else {
-        const figures = (await directoryOf(owner.customer_path[0]!))?.bundles[record.data_bundle];
+        const figures = (await directoryOf(owner.customer_path[0]!))?.bundles.get(record.data_bundle);
         if (!figures) {
           reject(line, `data bundle ${record.data_bundle} does not exist in customer group ${owner.customer_path[0]}`);
           continue;

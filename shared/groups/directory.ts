@@ -13,10 +13,22 @@ import { key } from '../db/keys';
  * the stream consumer (shared/sim-lists/pools.ts), and summed when read.
  */
 
-/** What a reader needs of a group's directory. */
+/** A bundle's figures as a group's directory holds them. */
+export interface DirectoryBundle {
+  customer: string;
+  allowance_mb: string;
+  monthly_cost: string;
+  per_sim_access_fee: string;
+}
+
+/**
+ * What a reader needs of a group's directory. Customers and bundles are Maps by id: an id comes
+ * from outside (a feed line, a seed), and a lookup of `constructor` in a plain object would find
+ * the object's own constructor.
+ */
 export interface GroupDirectory {
-  customers: Record<string, { name: string }>;
-  bundles: Record<string, { customer: string; allowance_mb: string; monthly_cost: string; per_sim_access_fee: string }>;
+  customers: Map<string, { name: string }>;
+  bundles: Map<string, DirectoryBundle>;
   /** Pool usage per bundle in hundredths of a MB (the shards summed). */
   poolUsed: Map<string, bigint>;
 }
@@ -39,7 +51,7 @@ export const directoryOf = (item: Record<string, unknown> | undefined): GroupDir
     const match = /^pool#(.+)#\d+$/.exec(name);
     if (match && typeof value === 'number') poolUsed.set(match[1]!, (poolUsed.get(match[1]!) ?? 0n) + BigInt(value));
   }
-  return { customers: directory.customers ?? {}, bundles: directory.bundles ?? {}, poolUsed };
+  return { customers: new Map(Object.entries(directory.customers ?? {})), bundles: new Map(Object.entries(directory.bundles ?? {})), poolUsed };
 };
 
 /** A group's directory (one GetItem, eventually consistent unless asked); undefined for a group without one. */

@@ -27,9 +27,9 @@ export const simInScope = (sim: Pick<SimItem, 'customer_path'>, scopeCustomerId:
  * it (or for a name or bundle it does not hold) the copies on the SIM item answer.
  */
 export const simObject = (sim: SimItem, scopeCustomerId: string, directory?: GroupDirectory): SimObject => {
-  const customerName = directory?.customers[sim.customer_id]?.name ?? sim.customer_name;
+  const customerName = directory?.customers.get(sim.customer_id)?.name ?? sim.customer_name;
   const bundleId = sim.data_bundle?.id;
-  const figures = bundleId === undefined ? undefined : { ...sim.data_bundle!, ...directory?.bundles[bundleId] };
+  const figures = bundleId === undefined ? undefined : { ...sim.data_bundle!, ...directory?.bundles.get(bundleId) };
   const poolUsed = bundleId === undefined ? undefined : directory?.poolUsed.get(bundleId);
   return {
   id: sim.id,

@@ -3,8 +3,8 @@
  * sums such as a bundle's pool_used_mb never carry binary floating-point errors.
  */
 
-/** A non-negative decimal string with at most two decimal places ("12", "12.5", "12.50"). */
-export const decimalPattern = /^\d{1,15}(\.\d{1,2})?$/;
+/** A non-negative decimal string of at most 12 integer digits and two decimal places ("12", "12.5", "12.50"). */
+export const decimalPattern = /^\d{1,12}(\.\d{1,2})?$/;
 
 /** The value of a decimal string (matching `decimalPattern`) in hundredths. */
 export const toHundredths = (value: string): bigint => {

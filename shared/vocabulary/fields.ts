@@ -15,17 +15,59 @@ export const connectionStatuses = ['active', 'inactive'] as const;
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
-/** A non-empty string. */
-export const text = () => v.pipe(v.string('must be a string'), v.check((value) => value.trim() !== '', 'must not be empty'));
-/** A non-empty string without spaces (an id). */
-export const identifier = () => v.pipe(v.string('must be a string'), v.regex(/^\S+$/, 'must be a non-empty string without spaces'));
+/**
+ * The one rule for the ids the outside world gives (customers, data bundles, users, plan SKUs,
+ * roles): 1 to 64 characters of ASCII letters, digits, `.`, `_` and `-`, starting with a letter
+ * or a digit. It leaves out the key separator `#` (so no id can make its key equal another id's
+ * key: `SIMLIC#acme#1` is customer `acme`'s shard 1 and never a customer `acme#1`), spaces and
+ * anything a key or a log line could be confused by, and keeps every key well under DynamoDB's
+ * 2,048-byte partition and 1,024-byte sort key limits. `__proto__` is not an id (it starts with
+ * `_`); `constructor`, `toString` and the like are, and are plain names everywhere (no lookup
+ * by an outside name reads an object's properties: Map or Object.hasOwn).
+ */
+export const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** The id rule in words, as every refusal of an id states it. */
+export const idRule = 'must be 1 to 64 characters of letters, digits, ".", "_" and "-", starting with a letter or a digit';
+/** Whether a value is an id by the one rule (idPattern). */
+export const isId = (value: unknown): value is string => typeof value === 'string' && idPattern.test(value);
+
+/** The most characters of a name (customer, plan, account, tariff). */
+export const maxNameLength = 200;
+/** The most characters of a phone number as a buyer gives it (SPEC.md, customer_phone). */
+export const maxPhoneLength = 32;
+/**
+ * An MSISDN: an optional `+`, then 5 to 15 digits (E.164's most), single spaces allowed between
+ * digits (`+44 7700 900001`); the MSISDN index keys it by its digits alone.
+ */
+export const msisdnPattern = /^\+?\d(?: ?\d){4,14}$/;
+/** The MSISDN rule in words. */
+export const msisdnRule = 'must be an MSISDN: an optional "+" and 5 to 15 digits (single spaces between digits allowed)';
+
+/** C0 and C1 control characters (a name that holds one would break a log line, a header or an e-mail). */
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A non-empty string of at most `max` characters without control characters (a name, a label). */
+export const text = (max = maxNameLength) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.check((value) => value.trim() !== '', 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check((value) => !controlCharacter.test(value), 'must not hold control characters'),
+  );
+/** An id by the one rule (idPattern). */
+export const identifier = () => v.pipe(v.string('must be a string'), v.regex(idPattern, idRule));
+/** An MSISDN (msisdnPattern). */
+export const msisdn = () => v.pipe(v.string('must be a string'), v.regex(msisdnPattern, msisdnRule));
 /** true or false. */
 export const flag = () => v.boolean('must be true or false');
 /** An e-mail address. */
 export const email = () => v.pipe(v.string('must be a string'), v.regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'));
-/** A decimal string with at most two decimal places ("12.50"). */
+/** A decimal string of at most 12 integer digits and two decimal places ("12.50"). */
 export const decimal = () =>
-  v.pipe(v.string('must be a decimal string such as "12.50"'), v.regex(decimalPattern, 'must be a decimal string such as "12.50" (at most two decimal places)'));
+  v.pipe(
+    v.string('must be a decimal string such as "12.50"'),
+    v.regex(decimalPattern, 'must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places)'),
+  );
 /** 1 to 20 digits. */
 export const iccid = () => v.pipe(v.string('must be a string of digits'), v.regex(/^\d{1,20}$/, 'must be 1 to 20 digits'));
 /** One of `values`. */
@@ -72,7 +114,7 @@ export const dataBundleSchema = entry(dataBundleFields);
 export const simFields = {
   id: simId(),
   iccid: iccid(),
-  msisdn: v.nullish(text(), null),
+  msisdn: v.nullish(msisdn(), null),
   status: picklist(simStatuses),
   connection_status: picklist(connectionStatuses),
   customer: identifier(),

@@ -113,11 +113,11 @@ describe('each record type', () => {
     expect(await itemOf(table, key.customer('acme-east'))).toMatchObject({ name: 'Acme East', parent: 'acme', path: ['acme', 'acme-east'], sms_enabled: true });
     expect(await itemOf(table, key.customer('initech'))).toMatchObject({ name: 'Initech', parent: null, path: ['initech'] });
     const acme = await readGroupDirectory(table, 'acme', true);
-    expect([acme?.customers['acme-east'], acme?.customers['acme-south']]).toEqual([
+    expect([acme?.customers.get('acme-east'), acme?.customers.get('acme-south')]).toEqual([
       expect.objectContaining({ name: 'Acme East' }),
       expect.objectContaining({ name: 'Acme South Coast' }),
     ]);
-    expect((await readGroupDirectory(table, 'initech', true))?.customers.initech).toMatchObject({ name: 'Initech' });
+    expect((await readGroupDirectory(table, 'initech', true))?.customers.get('initech')).toMatchObject({ name: 'Initech' });
     // The new group can take SIMs at once (its list index exists).
     const sim = { type: 'sim', source_time: at(6), id: 6001, iccid: iccid(6001), customer: 'initech', status: 'active', connection_status: 'active' };
     expect(await apply(table, [sim])).toMatchObject({ applied: 1 });
@@ -130,7 +130,7 @@ describe('each record type', () => {
     ];
     expect(await apply(table, records)).toMatchObject({ applied: 2, rejected: 0 });
     expect(await itemOf(table, key.dataBundle('b-north'))).toMatchObject({ customer_id: 'acme-north', allowance_mb: '2048.00', monthly_cost: '20.00', per_sim_access_fee: '0.50' });
-    expect((await readGroupDirectory(table, 'acme', true))?.bundles).toMatchObject({
+    expect(Object.fromEntries((await readGroupDirectory(table, 'acme', true))?.bundles ?? [])).toMatchObject({
       'b-north': { customer: 'acme-north', allowance_mb: '2048.00', monthly_cost: '20.00', per_sim_access_fee: '0.50' },
       'b-acme-fleet': { customer: 'acme', allowance_mb: '20480.00', monthly_cost: '90.00', per_sim_access_fee: '1.00' },
     });

@@ -79,11 +79,11 @@ describe('seed items', () => {
     document.sims[2]!.data_used_mb = '0.07';
     expect(byKey(itemsOf(document), 'BUNDLE#b1', 'BUNDLE')?.pool_used_mb).toBe('0.21');
     expect(byKey(itemsOf(smallDocument()), 'BUNDLE#b1', 'BUNDLE')?.pool_used_mb).toBe('0.30');
-    // Beyond 15 significant digits even rounding with toFixed(2) goes wrong ("...345.69").
-    document.sims[0]!.data_used_mb = '123456789012345.67';
-    document.sims[1]!.data_used_mb = '0.01';
-    document.sims[2]!.data_used_mb = '0.00';
-    expect(byKey(itemsOf(document), 'BUNDLE#b1', 'BUNDLE')?.pool_used_mb).toBe('123456789012345.68');
+    // A sum beyond 15 significant digits (each amount has at most 12 integer digits, a pool's sum more).
+    document.sims[0]!.data_used_mb = '999999999999.99';
+    document.sims[1]!.data_used_mb = '999999999999.99';
+    document.sims[2]!.data_used_mb = '999999999999.99';
+    expect(byKey(itemsOf(document), 'BUNDLE#b1', 'BUNDLE')?.pool_used_mb).toBe('2999999999999.97');
   });
 
   it('gives a bundle without SIMs a pool usage of 0.00', () => {

@@ -9,7 +9,7 @@ type Document = ReturnType<typeof smallDocument> & Record<string, unknown>;
 
 const shapeOfToken = 'must have the shape bearer_<prefix>_<secret> (prefix letters and digits, secret not empty)';
 const shapeOfKey = 'must have the shape devkey_<prefix>_<secret> (prefix letters and digits, secret not empty)';
-const decimalRule = 'must be a decimal string such as "12.50" (at most two decimal places)';
+const decimalRule = 'must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places)';
 const isoRule = 'must be an ISO-8601 date-time with a UTC offset, such as "2026-11-20T10:00:00+00:00"';
 
 /** A broken variant of the small valid document and the one problem it must be refused for. */
