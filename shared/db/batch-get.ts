@@ -12,19 +12,30 @@ export const maxBatchGetKeys = 100;
 
 const maxAttempts = 8;
 
+/** What batchGetItems reads with. */
+export interface BatchGetOptions {
+  consistentRead?: boolean;
+  projection?: string;
+  names?: Record<string, string>;
+}
+
 /**
- * Reads up to 100 items by key in one BatchGetItem call (strongly consistent when asked),
- * retrying only the keys DynamoDB returns as unprocessed (throttling), with backoff. Returns
- * the items found, in no particular order; a missing key is simply absent.
+ * Reads items by key (strongly consistent when asked), any number of keys: one BatchGetItem
+ * call per 100 keys (DynamoDB's limit), the calls in parallel, each retrying only the keys
+ * DynamoDB returns as unprocessed (throttling), with backoff. Returns the items found, in no
+ * particular order; a missing key is simply absent. A key given twice is read once (DynamoDB
+ * refuses a call that names a key twice).
  */
-export const batchGetItems = async (
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  keys: TableKey[],
-  options: { consistentRead?: boolean; projection?: string; names?: Record<string, string> } = {},
-): Promise<Record<string, unknown>[]> => {
+export const batchGetItems = async (db: DynamoDBDocumentClient, tableName: string, keys: readonly TableKey[], options: BatchGetOptions = {}): Promise<Record<string, unknown>[]> => {
+  const unique = [...new Map(keys.map((item) => [`${item.PK}\u0000${item.SK}`, item])).values()];
+  const calls: TableKey[][] = [];
+  for (let start = 0; start < unique.length; start += maxBatchGetKeys) calls.push(unique.slice(start, start + maxBatchGetKeys));
+  return (await Promise.all(calls.map((chunk) => batchGetCall(db, tableName, chunk, options)))).flat();
+};
+
+/** One BatchGetItem call of at most 100 keys, with its unprocessed keys read again. */
+const batchGetCall = async (db: DynamoDBDocumentClient, tableName: string, keys: readonly TableKey[], options: BatchGetOptions): Promise<Record<string, unknown>[]> => {
   if (keys.length === 0) return [];
-  if (keys.length > maxBatchGetKeys) throw new Error(`batchGetItems takes at most ${maxBatchGetKeys} keys`);
   const found: Record<string, unknown>[] = [];
   let pending: Record<string, unknown>[] = keys.map(({ PK, SK }) => ({ PK, SK }));
   for (let attempt = 1; pending.length > 0; attempt += 1) {
