@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { listHeldLines } from '../shared/feed/held';
 import { listFeedBatches, listFeedRejections } from '../shared/feed/journal';
 import { feedMessageDrafts } from '../shared/feed/messages';
 import { feedLines, maxLineBytes, readFeedLine } from '../shared/feed/records';
@@ -45,7 +46,7 @@ export const queueFeedText = async (deps: FeedEndpointDeps, text: string): Promi
   const lines = feedLines(text);
   const rejected: RefusedLine[] = [];
   for (const { line, text: content } of lines) {
-    const read = readFeedLine(content);
+    const read = readFeedLine(content, Date.now());
     if ('reason' in read) rejected.push({ line, reason: read.reason });
   }
   const numbered = text.split('\n').map((content, index) => ({ line: index + 1, text: content.endsWith('\r') ? content.slice(0, -1) : content }));
@@ -58,8 +59,9 @@ export const queueFeedText = async (deps: FeedEndpointDeps, text: string): Promi
  * `POST {base}/_local/feed` with a JSON Lines body (LOCAL-CONTRACT.md, "Operator feed"):
  * queued for the same consumer the deployed operator-feed queue invokes (apply-operator-feed),
  * answered 202 `{"accepted": n, "rejected": [{"line": k, "reason": "..."}]}`; the records apply
- * within seconds. `GET` answers the journal: the latest batches with their counts and the
- * latest refused lines (the console's Feed section shows the same). Errors are JSON
+ * within seconds. `GET` answers the journal: the latest batches with their counts, the latest
+ * refused lines and the lines held for SIMs not seen yet (the console's Feed section shows the
+ * same). Errors are JSON
  * `{detail, code}`: 400 `invalid_request` (a body with no line), 413 `payload_too_large`
  * (over 16 MiB: use the admin CLI's `feed`), 405 `method_not_allowed`, 404 `not_found`.
  * Local only: the deployed stack takes the feed on its SQS queue.
@@ -69,8 +71,8 @@ export const feedHandler =
   async (request, response, path) => {
     if (path !== '' && path !== '/') return answer(response, 404, { detail: `Not found: use POST ${feedMount} with a JSON Lines body.`, code: 'not_found' });
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const [batches, rejections] = await Promise.all([listFeedBatches(deps(), now()), listFeedRejections(deps(), now())]);
-      return answer(response, 200, { batches, rejections });
+      const [batches, rejections, held] = await Promise.all([listFeedBatches(deps(), now()), listFeedRejections(deps(), now()), listHeldLines(deps(), now())]);
+      return answer(response, 200, { batches, rejections, held });
     }
     if (request.method !== 'POST') {
       return answer(response, 405, { detail: `Method ${request.method} is not allowed on this path; use POST (or GET for the journal).`, code: 'method_not_allowed' }, { Allow: 'GET, POST' });

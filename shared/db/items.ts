@@ -386,8 +386,17 @@ export interface MsisdnClaimItem {
   type: 'msisdn_claim';
   /** The MSISDN's digits (no `+`, no spaces). */
   msisdn: string;
+  /** The SIM of the latest record that named the number (its holder, unless `released`). */
   sim_id: number;
   iccid: string;
+  /**
+   * Epoch ms of the latest record that named the number (the feed's source time; a writer that
+   * is not the feed: the time of its write); absent for a seeded claim, which counts as older
+   * than any record.
+   */
+  claim_ms?: number;
+  /** True once that SIM gave the number up (or moved past the record): the number is free, the time stays. */
+  released?: boolean;
 }
 
 /** Which storefront checkout made an order: B1 eSIM, B2 physical SIM, B3 IoT contract. */

@@ -93,6 +93,14 @@ export const key = {
     PK: `FEEDREJ#${day}#${shard}`,
     SK: `${receivedAt}#${batchId}#${String(line).padStart(9, '0')}`,
   }),
+  /**
+   * A feed record held for a SIM the service has not seen yet (issue #31), under the SIM's ICCID,
+   * in source-time order: applied when the SIM arrives, kept 14 days (TTL).
+   */
+  feedHeld: (iccid: string, sourceMs: number, batchId: string, line: number) => ({
+    PK: partition.feedHeld(iccid),
+    SK: `${padId(sourceMs)}#${batchId}#${String(line).padStart(9, '0')}`,
+  }),
   /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day, in one of its count partitions. */
@@ -144,6 +152,8 @@ export const partition = {
   feedRejections: (day: string, shard: number) => `FEEDREJ#${day}#${shard}`,
   /** One pool shard of a bundle (key.poolContribution). */
   poolShard: (bundleId: string, shard: number) => `POOLC#${bundleId}#${shard}`,
+  /** The feed records held for one ICCID (key.feedHeld). */
+  feedHeld: (iccid: string) => `HELD#${iccid}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */
@@ -163,6 +173,11 @@ export const gsi1 = {
    * of an answer, find the message through it.
    */
   messageByProviderId: (providerMessageId: string) => ({ GSI1PK: `SMS_PROVIDER_ID#${providerMessageId}`, GSI1SK: 'MSG' }),
+  /** A held feed record in the feed journal's listing of a day (one of its shards), newest last. */
+  feedHeld: (day: string, shard: number, receivedAt: string, batchId: string, line: number) => ({
+    GSI1PK: gsi1Partition.feedHeld(day, shard),
+    GSI1SK: `${receivedAt}#${batchId}#${String(line).padStart(9, '0')}`,
+  }),
 };
 
 /** GSI1 partition values that are queried as a whole. */
@@ -173,6 +188,8 @@ export const gsi1Partition = {
   accountByCustomerId: (customerId: string) => `STOREFRONT_CUSTOMER#${customerId}`,
   fulfilmentTasksByStatus: (status: string) => `FULFILMENT_TASKS#${status}`,
   messageByProviderId: (providerMessageId: string) => `SMS_PROVIDER_ID#${providerMessageId}`,
+  /** The held feed records received on a day, one of its shards (gsi1.feedHeld). */
+  feedHeld: (day: string, shard: number) => `FEEDHELD#${day}#${shard}`,
 };
 
 /** Sort-key prefixes queried with begins_with. */

@@ -10,10 +10,7 @@ import { key, partition } from '../db/keys';
 /** How long batches and rejections are kept. */
 export const journalDays = 14;
 /** Partitions per day (a flood of rejections spreads over them). */
-const shards = 4;
-
-/** How one line of a message ended. */
-export type LineOutcome = 'applied' | 'unchanged' | 'stale' | 'rejected';
+export const journalShards = 4;
 
 /** A message's counts. */
 export interface FeedBatch {
@@ -26,9 +23,13 @@ export interface FeedBatch {
   unchanged: number;
   stale: number;
   rejected: number;
+  /** Lines kept for a SIM the service has not seen yet (./held.ts). */
+  held: number;
+  /** Lines held by earlier messages that this one's new SIMs released (applied, or refused then). */
+  released: number;
 }
 
-/** A refused line. */
+/** A refused line (of this message, or one an earlier message held and this one released: its own batch and line). */
 export interface FeedRejection {
   batch_id: string;
   received_at: string;
@@ -39,7 +40,8 @@ export interface FeedRejection {
 }
 
 const dayOf = (iso: string) => iso.slice(0, 10).replaceAll('-', '');
-const shardOf = (batchId: string) => [...batchId].reduce((sum, character) => (sum + character.charCodeAt(0)) % shards, 0);
+/** The journal partition of a day a message's items go to. */
+export const journalShardOf = (batchId: string): number => [...batchId].reduce((sum, character) => (sum + character.charCodeAt(0)) % journalShards, 0);
 
 /** Writes a message's counts and its refused lines (25 items per call). */
 export const recordFeedBatch = async (
@@ -49,7 +51,7 @@ export const recordFeedBatch = async (
 ): Promise<void> => {
   const expires_at = Math.floor(Date.parse(batch.received_at) / 1000) + journalDays * 86_400;
   const day = dayOf(batch.received_at);
-  const shard = shardOf(batch.batch_id);
+  const shard = journalShardOf(batch.batch_id);
   const items: Record<string, unknown>[] = [
     { ...key.feedBatch(day, shard, batch.received_at, batch.batch_id), type: 'feed_batch', ...batch, expires_at },
     ...rejections.map((rejection) => ({
@@ -84,7 +86,7 @@ const recent = async <T>(
   const found: (T & { received_at: string; line?: number; PK?: string; SK?: string; type?: string; expires_at?: number })[] = [];
   for (const day of recentDays(nowMs)) {
     const pages = await Promise.all(
-      Array.from({ length: shards }, (_, shard) =>
+      Array.from({ length: journalShards }, (_, shard) =>
         table.db.send(new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partitionOf(day, shard) }, ScanIndexForward: false, Limit: limit })),
       ),
     );

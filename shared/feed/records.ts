@@ -93,11 +93,22 @@ export type ReadLine = { record: FeedRecord } | { reason: string };
 /** The longest line read (a longer one is refused without being parsed). */
 export const maxLineBytes = 16 * 1024;
 
+/** How far ahead of the service's clock a `source_time` may be (an operator's clock may run a little ahead, not a day). */
+export const maxSourceTimeAheadMs = 24 * 3_600_000;
+
+/** The month after the one of `nowMs` (`YYYY-MM`): the latest month a usage record may be for. */
+const nextMonthOf = (nowMs: number): string => {
+  const now = new Date(nowMs);
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
+};
+
 /**
  * Reads one line of the feed: not JSON, an unknown `type`, or a field that breaks the seed's
- * rules is refused with a reason naming it (at most 64 characters of any value quoted).
+ * rules is refused with a reason naming it (at most 64 characters of any value quoted); so is a
+ * `source_time` more than 24 hours ahead of `nowMs` (it would freeze its fields until that
+ * time) and a usage `month` after the next one.
  */
-export const readFeedLine = (line: string): ReadLine => {
+export const readFeedLine = (line: string, nowMs: number): ReadLine => {
   if (Buffer.byteLength(line, 'utf8') > maxLineBytes) return { reason: `the line is longer than ${maxLineBytes} bytes` };
   let parsed: unknown;
   try {
@@ -118,7 +129,10 @@ export const readFeedLine = (line: string): ReadLine => {
     return { reason: path ? `${path} ${issue.message}` : issue.message };
   }
   const record = result.output as FeedRecord;
-  return { record: { ...record, sourceMs: parseIsoDateTime(record.source_time, { requireOffset: true })! } };
+  const sourceMs = parseIsoDateTime(record.source_time, { requireOffset: true })!;
+  if (sourceMs > nowMs + maxSourceTimeAheadMs) return { reason: `source_time ${record.source_time} is more than 24 hours ahead of the service's clock (${new Date(nowMs).toISOString()})` };
+  if (record.type === 'usage' && record.month > nextMonthOf(nowMs)) return { reason: `month ${record.month} is after next month (${nextMonthOf(nowMs)})` };
+  return { record: { ...record, sourceMs } };
 };
 
 /**

@@ -1,101 +1,174 @@
+import { concurrencyLimit } from '../async/limit';
 import { batchGetItems } from '../db/batch-get';
 import type { CustomerItem, SimItem } from '../db/items';
 import { gsi1Partition, key } from '../db/keys';
+import { errorReason, isOutage } from '../errors/outage';
 import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
-import { applySourcedChanges, createSim, type Owner, type SourcedChange, type SourcedField } from '../sims/sourced-writes';
-import { readSimByIccid } from '../sims/sim-by-iccid';
-import { MsisdnInUse, putSimIccid } from '../sims/sim-writes';
+import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
 import { isoWithOffset } from '../sims/sim-object';
+import { readSimByIccid } from '../sims/sim-by-iccid';
+import { putSimIccid } from '../sims/sim-writes';
+import { applySourcedChange, createSourcedSim, fastListingPath, type Owner, type SourcedChange, type SourcedField, type SourcedOutcome } from '../sims/sourced-writes';
 import { normaliseDecimal } from '../vocabulary/decimal';
 import type { EntityOutcome, FeedTable } from './customer-records';
-import type { FeedRecordOf } from './records';
+import { forgetHeldLine, heldLinesOf, holdLine, iccidIsKnown } from './held';
+import { readFeedLine, type FeedRecordOf } from './records';
 
-/** A SIM record of a message, with its line number. */
-export type SimLine = { line: number; record: FeedRecordOf<'sim'> | FeedRecordOf<'sim_status'> | FeedRecordOf<'usage'> };
+/**
+ * A message's `sim`, `sim_status` and `usage` records (issues #20 and #31): each names its SIM
+ * (by id for `sim`, by ICCID for the others) and what it sets. A run of such lines is applied in
+ * four steps:
+ *
+ * 1. Read what the lines name, in batches (BatchGetItem, 100 keys a call, in parallel): the
+ *    ICCID items, the customers, the SIMs of `sim` records, the groups' directories.
+ * 2. Plan every line in line order: a refusal (a reference that does not exist, an ICCID that is
+ *    another SIM's ...), a new SIM (a `sim` record with an unknown id and everything a SIM needs),
+ *    a change of a known SIM (or of one created by an earlier line), or a line held for a SIM the
+ *    service has not seen yet (./held.ts).
+ * 3. Take the time positions of every new SIM and every change with a fast write in one call.
+ * 4. Apply the lines of each SIM in line order, up to 48 SIMs at once in this container. A new
+ *    SIM releases the lines held for its ICCID. A line that fails for any reason but an outage
+ *    is refused alone with that reason; an outage (./errors/outage.ts) fails the message, which
+ *    comes back (every line is decided by its source time, so applying it again changes nothing
+ *    more).
+ *
+ * Lines of different SIMs do not depend on one another's order: a number goes to the latest
+ * record that names it, whichever arrives first (shared/sims/sourced-writes.ts).
+ */
 
-/** What the feed knows of a SIM before it writes: id, ICCID, owner and path (its ICCID item, or the SIM item). */
+/** A SIM record with its line number (and, for a line an earlier message held, that message). */
+export type SimLine = {
+  line: number;
+  record: FeedRecordOf<'sim'> | FeedRecordOf<'sim_status'> | FeedRecordOf<'usage'>;
+  /** The line's text as received (kept when the line is held). */
+  text: string;
+};
+
+/** How a SIM line ended: as an entity line does, or held for a SIM not seen yet. */
+export type SimLineOutcome = EntityOutcome | { outcome: 'held' };
+
+/** A line an earlier message held, applied (or refused) now that its SIM arrived. */
+export interface ReleasedLine {
+  batchId: string;
+  line: number;
+  text: string;
+  outcome: SimLineOutcome;
+}
+
+/** What a run of SIM lines did. */
+export interface SimRunResult {
+  outcomes: Map<number, SimLineOutcome>;
+  released: ReleasedLine[];
+}
+
+/** Where a run's lines came from: its message (batch id, receipt time) and the clock. */
+export interface RunContext {
+  batchId: string;
+  receivedAt: string;
+  nowMs: number;
+}
+
+/** What the feed knows of a SIM before it writes: id, ICCID, owner and path. */
 interface KnownSim extends Owner {
   id: number;
   iccid: string;
 }
 
-const ownerOfCustomer = (customer: CustomerItem): Owner => ({ customer_id: customer.id, customer_name: customer.name, customer_path: [...customer.path] });
+/** One planned step of a SIM's lines. */
+type Step =
+  | { kind: 'create'; line: number; sim: SimItem; carried: SourcedField[]; sourceMs: number }
+  | { kind: 'change'; line: number; change: SourcedChange }
+  | { kind: 'hold'; line: number; iccid: string; sourceMs: number; text: string };
 
-/** SIMs by ICCID: their ICCID items (100 a call), and for an ICCID without one (a SIM of an earlier version) the SIM found through GSI1, whose item is written then. */
-const simsByIccid = async (table: FeedTable, iccids: readonly string[]): Promise<Map<string, KnownSim>> => {
-  const known = new Map<string, KnownSim>();
-  const unique = [...new Set(iccids)];
-  const batches: string[][] = [];
-  for (let start = 0; start < unique.length; start += 100) batches.push(unique.slice(start, start + 100));
-  const found = (await Promise.all(batches.map((batch) => batchGetItems(table.db, table.tableName, batch.map(key.simIdByIccid))))).flat();
-  for (const item of found) {
+/**
+ * SIMs written at once in this container (across the messages of a batch): about the SDK's
+ * sockets (50), so that throughput stays and memory does not grow with the batch.
+ */
+const simWrites = concurrencyLimit(48);
+
+const ownerOfCustomer = (customer: CustomerItem): Owner => ({ customer_id: customer.id, customer_name: customer.name, customer_path: [...customer.path] });
+const knownOf = (sim: Pick<SimItem, 'id' | 'iccid' | 'customer_id' | 'customer_name' | 'customer_path'>): KnownSim => ({
+  id: sim.id,
+  iccid: sim.iccid,
+  customer_id: sim.customer_id,
+  customer_name: sim.customer_name,
+  customer_path: [...sim.customer_path],
+});
+
+/** What step 1 reads. */
+interface RunReads {
+  byIccid: Map<string, KnownSim>;
+  customers: Map<string, CustomerItem>;
+  existing: Map<number, SimItem>;
+  directories: Map<string, GroupDirectory | undefined>;
+}
+
+/**
+ * Step 1: the ICCID items of every line (a SIM of an earlier version without one, named by a
+ * line that needs the SIM to exist, is found through GSI1 and given one), the customers and
+ * SIMs `sim` records name, and the directories of the groups whose bundles they name.
+ */
+const readRun = async (table: FeedTable, lines: readonly SimLine[]): Promise<RunReads> => {
+  const simRecords = lines.flatMap(({ record }) => (record.type === 'sim' ? [record] : []));
+  const [iccidItems, customerItems, simItems] = await Promise.all([
+    batchGetItems(table.db, table.tableName, lines.map(({ record }) => key.simIdByIccid(record.iccid))),
+    batchGetItems(table.db, table.tableName, simRecords.flatMap((record) => (record.customer === undefined ? [] : [key.customer(record.customer)])), { consistentRead: true }),
+    batchGetItems(table.db, table.tableName, simRecords.map((record) => key.sim(record.id)), { consistentRead: true }),
+  ]);
+  const byIccid = new Map<string, KnownSim>();
+  for (const item of iccidItems) {
     if (item.type !== 'sim_iccid') continue;
-    known.set(String(item.PK).slice('SIMICCID#'.length), {
-      id: Number(item.sim_id),
-      iccid: String(item.PK).slice('SIMICCID#'.length),
-      customer_id: String(item.customer_id),
-      customer_name: '',
-      customer_path: (item.customer_path as string[]) ?? [],
-    });
+    const iccid = String(item.PK).slice(String(key.simIdByIccid('').PK).length);
+    byIccid.set(iccid, { id: Number(item.sim_id), iccid, customer_id: String(item.customer_id), customer_name: '', customer_path: (item.customer_path as string[]) ?? [] });
   }
+  const customers = new Map((customerItems as unknown as CustomerItem[]).filter((item) => item.type === 'customer').map((item) => [item.id, item]));
+  const existing = new Map((simItems as unknown as SimItem[]).filter((item) => item.type === 'sim').map((item) => [item.id, item]));
+  // A SIM of an earlier version has no ICCID item: look it up through GSI1 for lines that need
+  // an existing SIM (not for a `sim` record of a new id, which creates one).
+  const needsExisting = new Set(lines.flatMap(({ record }) => (record.type !== 'sim' || existing.has(record.id) ? [record.iccid] : [])));
   await Promise.all(
-    unique
-      .filter((iccid) => !known.has(iccid))
+    [...needsExisting]
+      .filter((iccid) => !byIccid.has(iccid))
       .map(async (iccid) => {
         const sim = await readSimByIccid(table, iccid);
         if (!sim) return;
-        known.set(iccid, { id: sim.id, iccid, customer_id: sim.customer_id, customer_name: sim.customer_name, customer_path: sim.customer_path });
+        byIccid.set(iccid, knownOf(sim));
         await putSimIccid(table, sim);
       }),
   );
-  return known;
+  const groups = new Set<string>();
+  for (const record of simRecords) {
+    if (record.data_bundle === undefined || record.data_bundle === null) continue;
+    const group = (record.customer === undefined ? undefined : customers.get(record.customer)?.path[0]) ?? existing.get(record.id)?.customer_path[0] ?? byIccid.get(record.iccid)?.customer_path[0];
+    if (group !== undefined) groups.add(group);
+  }
+  const directories = new Map(await Promise.all([...groups].map(async (group) => [group, await readGroupDirectory(table, group, true)] as const)));
+  return { byIccid, customers, existing, directories };
 };
 
+/** A refusal of a planned line, or its step. */
+type Planned = { reject: string } | Step;
+
 /**
- * Applies a message's `sim`, `sim_status` and `usage` records (issue #20): each names its SIM
- * (by id for `sim`, by ICCID for the others) and what it sets; references are checked (the SIM,
- * the owner, the bundle, which must be of the owner's group), new SIMs are created, and every
- * change goes through the sourced SIM write path (shared/sims/sourced-writes.ts): one
- * conditional write per record in order, a read and a conditional write otherwise.
+ * Step 2: every line in line order, against what step 1 read and what earlier lines of the run
+ * will create.
  */
-export const applySimRecords = async (table: FeedTable, lines: readonly SimLine[], nowMs: number): Promise<Map<number, EntityOutcome>> => {
-  const outcomes = new Map<number, EntityOutcome>();
-  const reject = (line: number, reason: string) => outcomes.set(line, { outcome: 'rejected', reason });
-
-  const iccids = lines.map(({ record }) => record.iccid);
-  const byIccid = await simsByIccid(table, iccids);
-  const simRecords = lines.filter((entry): entry is { line: number; record: FeedRecordOf<'sim'> } => entry.record.type === 'sim');
-  const customerIds = [...new Set(simRecords.flatMap(({ record }) => (record.customer ? [record.customer] : [])))];
-  const customers = new Map(
-    ((await batchGetItems(table.db, table.tableName, customerIds.map(key.customer), { consistentRead: true })) as unknown as CustomerItem[])
-      .filter((item) => item.type === 'customer')
-      .map((item) => [item.id, item]),
-  );
-  const existing = new Map(
-    ((await batchGetItems(table.db, table.tableName, [...new Set(simRecords.map(({ record }) => record.id))].map(key.sim), { consistentRead: true })) as unknown as SimItem[])
-      .filter((item) => item.type === 'sim')
-      .map((item) => [item.id, item]),
-  );
-  const directories = new Map<string, Promise<GroupDirectory | undefined>>();
-  const directoryOf = (groupId: string) => {
-    if (!directories.has(groupId)) directories.set(groupId, readGroupDirectory(table, groupId, true));
-    return directories.get(groupId)!;
-  };
-
-  // The SIM each line is about, as the feed knows it before writing (created ones added below).
+const planRun = (lines: readonly SimLine[], reads: RunReads, nowMs: number): Map<number, Planned> => {
+  const plans = new Map<number, Planned>();
+  const byIccid = new Map(reads.byIccid);
   const known = new Map<number, KnownSim>();
   for (const sim of byIccid.values()) known.set(sim.id, sim);
-  for (const sim of existing.values()) known.set(sim.id, { id: sim.id, iccid: sim.iccid, customer_id: sim.customer_id, customer_name: sim.customer_name, customer_path: sim.customer_path });
+  for (const sim of reads.existing.values()) known.set(sim.id, knownOf(sim));
 
-  const changes: { line: number; change: SourcedChange }[] = [];
-  for (const { line, record } of lines) {
+  for (const { line, record, text } of lines) {
     if (record.type !== 'sim') {
       const sim = byIccid.get(record.iccid);
       if (!sim) {
-        reject(line, `no SIM with ICCID ${record.iccid}`);
+        plans.set(line, { kind: 'hold', line, iccid: record.iccid, sourceMs: record.sourceMs, text });
         continue;
       }
-      changes.push({
+      plans.set(line, {
+        kind: 'change',
         line,
         change: {
           simId: sim.id,
@@ -110,117 +183,199 @@ export const applySimRecords = async (table: FeedTable, lines: readonly SimLine[
       });
       continue;
     }
-    // A `sim` record: its ICCID is its own, its owner and bundle exist, the bundle is of the owner's group.
-    const holder = byIccid.get(record.iccid);
-    if (holder && holder.id !== record.id) {
-      reject(line, `ICCID ${record.iccid} belongs to SIM ${holder.id}`);
-      continue;
-    }
-    const current = known.get(record.id);
-    if (current && current.iccid !== record.iccid) {
-      reject(line, `SIM ${record.id} has ICCID ${current.iccid}: an ICCID never changes`);
-      continue;
-    }
-    const customer = record.customer === undefined ? undefined : customers.get(record.customer);
-    if (record.customer !== undefined && !customer) {
-      reject(line, `customer ${record.customer} does not exist`);
-      continue;
-    }
-    if (customer && current && customer.path[0] !== current.customer_path[0] && record.data_bundle === undefined) {
-      // Its bundle (if any) is of its old group: the record must say what it is in the new one.
-      reject(line, `SIM ${record.id} moves to customer group ${customer.path[0]}: the record needs data_bundle (null or a bundle of ${customer.path[0]})`);
-      continue;
-    }
-    const owner = customer ? ownerOfCustomer(customer) : current;
-    if (!owner) {
-      reject(line, `SIM ${record.id} does not exist: a new SIM needs customer, status and connection_status`);
-      continue;
-    }
-    let bundle: SimItem['data_bundle'] | undefined;
-    if (record.data_bundle !== undefined) {
-      if (record.data_bundle === null) bundle = null;
-      else {
-        const figures = (await directoryOf(owner.customer_path[0]!))?.bundles.get(record.data_bundle);
-        if (!figures) {
-          reject(line, `data bundle ${record.data_bundle} does not exist in customer group ${owner.customer_path[0]}`);
-          continue;
-        }
-        bundle = { id: record.data_bundle, allowance_mb: figures.allowance_mb, monthly_cost: figures.monthly_cost, per_sim_access_fee: figures.per_sim_access_fee, pool_used_mb: '0.00' };
-      }
-    }
-    const fields: SourcedChange['fields'] = {
-      ...(record.status !== undefined ? { status: record.status } : {}),
-      ...(record.connection_status !== undefined ? { connection_status: record.connection_status } : {}),
-      ...(record.msisdn !== undefined ? { msisdn: record.msisdn } : {}),
-      ...(record.tariff_name !== undefined ? { tariff_name: record.tariff_name } : {}),
-      ...(record.base_cost !== undefined ? { base_cost: normaliseDecimal(record.base_cost) } : {}),
-      ...(bundle !== undefined ? { data_bundle: bundle } : {}),
-      ...(customer ? { customer: ownerOfCustomer(customer) } : {}),
-    };
-    if (!current) {
-      if (!customer || record.status === undefined || record.connection_status === undefined) {
-        reject(line, `SIM ${record.id} does not exist: a new SIM needs customer, status and connection_status`);
-        continue;
-      }
-      const created = await createNewSim(table, record, ownerOfCustomer(customer), bundle ?? null, fields, nowMs);
-      if (created === 'iccid-taken') {
-        reject(line, `ICCID ${record.iccid} belongs to another SIM`);
-        continue;
-      }
-      if (created !== 'exists') {
-        if (created instanceof MsisdnInUse) reject(line, `msisdn ${record.msisdn} is held by another SIM`);
-        else outcomes.set(line, { outcome: 'applied' });
-        if (!(created instanceof MsisdnInUse)) known.set(record.id, { id: record.id, iccid: record.iccid, ...ownerOfCustomer(customer) });
-        continue;
-      }
-    }
-    changes.push({ line, change: { simId: record.id, iccid: record.iccid, sourceMs: record.sourceMs, fields, ...(current ? { expectedOwner: current } : {}) } });
+    plans.set(line, planSimRecord(record, text, line, { byIccid, known, reads, nowMs }));
   }
-
-  // One position reservation for the whole message; a SIM's records in line order.
-  const results = await applySourcedChanges(table, changes.map(({ change }) => change), nowMs);
-  changes.forEach(({ line }, index) => {
-    const result = results[index]!;
-    if (result.outcome === 'refused') reject(line, result.reason);
-    else if (result.outcome === 'missing') reject(line, 'the SIM does not exist any more');
-    else outcomes.set(line, { outcome: result.outcome });
-  });
-  return outcomes;
+  return plans;
 };
 
-/** The SIM item of a `sim` record for a new SIM (usage 0.00 until its first usage record), created through the write path. */
-const createNewSim = async (
-  table: FeedTable,
+/** A `sim` record's plan, recording a new SIM in `byIccid` and `known` for the lines after it. */
+const planSimRecord = (
   record: FeedRecordOf<'sim'>,
-  owner: Owner,
-  bundle: SimItem['data_bundle'],
-  fields: SourcedChange['fields'],
-  nowMs: number,
-): Promise<Awaited<ReturnType<typeof createSim>> | MsisdnInUse> => {
-  const sim: SimItem = {
-    ...key.sim(record.id),
-    GSI1PK: gsi1Partition.simByIccid(record.iccid),
-    GSI1SK: 'SIM',
-    type: 'sim',
-    id: record.id,
-    iccid: record.iccid,
-    msisdn: record.msisdn ?? null,
-    status: record.status!,
-    connection_status: record.connection_status!,
-    ...owner,
-    tariff_name: record.tariff_name ?? null,
-    data_used_mb: '0.00',
-    data_overage_mb: '0.00',
-    base_cost: normaliseDecimal(record.base_cost ?? '0'),
-    overage_cost: '0.00',
-    data_bundle: bundle,
-    updated_at: isoWithOffset(nowMs),
-    updated_at_ms: nowMs,
-  };
-  try {
-    return await createSim(table, sim, Object.keys(fields) as SourcedField[], record.sourceMs, nowMs);
-  } catch (error) {
-    if (error instanceof MsisdnInUse) return error;
-    throw error;
+  text: string,
+  line: number,
+  state: { byIccid: Map<string, KnownSim>; known: Map<number, KnownSim>; reads: RunReads; nowMs: number },
+): Planned => {
+  const { byIccid, known, reads } = state;
+  const holder = byIccid.get(record.iccid);
+  if (holder && holder.id !== record.id) return { reject: `ICCID ${record.iccid} belongs to SIM ${holder.id}` };
+  const current = known.get(record.id);
+  if (current && current.iccid !== record.iccid) return { reject: `SIM ${record.id} has ICCID ${current.iccid}: an ICCID never changes` };
+  const customer = record.customer === undefined ? undefined : reads.customers.get(record.customer);
+  if (record.customer !== undefined && !customer) return { reject: `customer ${record.customer} does not exist` };
+  if (!current && (!customer || record.status === undefined || record.connection_status === undefined)) {
+    // Not enough to make a SIM of: kept until a SIM with this ICCID arrives.
+    return { kind: 'hold', line, iccid: record.iccid, sourceMs: record.sourceMs, text };
   }
+  if (customer && current && customer.path[0] !== current.customer_path[0] && record.data_bundle === undefined) {
+    // Its bundle (if any) is of its old group: the record must say what it is in the new one.
+    return { reject: `SIM ${record.id} moves to customer group ${customer.path[0]}: the record needs data_bundle (null or a bundle of ${customer.path[0]})` };
+  }
+  const owner = customer ? ownerOfCustomer(customer) : current!;
+  let bundle: SimItem['data_bundle'] | undefined;
+  if (record.data_bundle === null) bundle = null;
+  else if (record.data_bundle !== undefined) {
+    const group = owner.customer_path[0]!;
+    const figures = reads.directories.get(group)?.bundles.get(record.data_bundle);
+    if (!figures) return { reject: `data bundle ${record.data_bundle} does not exist in customer group ${group}` };
+    bundle = { id: record.data_bundle, allowance_mb: figures.allowance_mb, monthly_cost: figures.monthly_cost, per_sim_access_fee: figures.per_sim_access_fee, pool_used_mb: '0.00' };
+  }
+  const fields: SourcedChange['fields'] = {
+    ...(record.status !== undefined ? { status: record.status } : {}),
+    ...(record.connection_status !== undefined ? { connection_status: record.connection_status } : {}),
+    ...(record.msisdn !== undefined ? { msisdn: record.msisdn } : {}),
+    ...(record.tariff_name !== undefined ? { tariff_name: record.tariff_name } : {}),
+    ...(record.base_cost !== undefined ? { base_cost: normaliseDecimal(record.base_cost) } : {}),
+    ...(bundle !== undefined ? { data_bundle: bundle } : {}),
+    ...(customer ? { customer: ownerOfCustomer(customer) } : {}),
+  };
+  if (current) return { kind: 'change', line, change: { simId: record.id, iccid: record.iccid, sourceMs: record.sourceMs, fields, expectedOwner: current } };
+  const created: KnownSim = { id: record.id, iccid: record.iccid, ...owner };
+  byIccid.set(record.iccid, created);
+  known.set(record.id, created);
+  return { kind: 'create', line, sim: newSimItem(record, owner, bundle ?? null, state.nowMs), carried: Object.keys(fields) as SourcedField[], sourceMs: record.sourceMs };
+};
+
+/** The SIM item of a `sim` record for a new SIM (usage 0.00 until its first usage record). */
+const newSimItem = (record: FeedRecordOf<'sim'>, owner: Owner, bundle: SimItem['data_bundle'], nowMs: number): SimItem => ({
+  ...key.sim(record.id),
+  GSI1PK: gsi1Partition.simByIccid(record.iccid),
+  GSI1SK: 'SIM',
+  type: 'sim',
+  id: record.id,
+  iccid: record.iccid,
+  msisdn: record.msisdn ?? null,
+  status: record.status!,
+  connection_status: record.connection_status!,
+  ...owner,
+  tariff_name: record.tariff_name ?? null,
+  data_used_mb: '0.00',
+  data_overage_mb: '0.00',
+  base_cost: normaliseDecimal(record.base_cost ?? '0'),
+  overage_cost: '0.00',
+  data_bundle: bundle,
+  updated_at: isoWithOffset(nowMs),
+  updated_at_ms: nowMs,
+});
+
+/** The SIM steps of a run grouped by SIM (a line held for an ICCID goes with the SIM that line creates), each in line order. */
+const groupSteps = (steps: readonly Step[]): Step[][] => {
+  const groups = new Map<string, Step[]>();
+  const alias = new Map<string, string>();
+  const groupKeyOf = (step: Step): string => {
+    if (step.kind === 'hold') return alias.get(`iccid:${step.iccid}`) ?? `iccid:${step.iccid}`;
+    const simKey = `sim:${step.kind === 'create' ? step.sim.id : step.change.simId}`;
+    if (step.kind === 'create') {
+      // Lines held earlier in the run for this ICCID join the new SIM's group, ahead of it.
+      const held = groups.get(`iccid:${step.sim.iccid}`);
+      if (held && !alias.has(`iccid:${step.sim.iccid}`)) {
+        groups.delete(`iccid:${step.sim.iccid}`);
+        groups.set(simKey, [...held, ...(groups.get(simKey) ?? [])]);
+      }
+      alias.set(`iccid:${step.sim.iccid}`, simKey);
+    }
+    return simKey;
+  };
+  for (const step of steps) {
+    const groupKey = groupKeyOf(step);
+    groups.set(groupKey, [...(groups.get(groupKey) ?? []), step]);
+  }
+  return [...groups.values()];
+};
+
+/**
+ * Applies a run of SIM lines (the four steps above). `nested`: the run applies lines an earlier
+ * message held, inside a SIM's step that already holds one of this container's write slots, so
+ * its SIMs are written one after the other, without taking more.
+ */
+export const applySimRun = async (table: FeedTable, lines: readonly SimLine[], context: RunContext, nested = false): Promise<SimRunResult> => {
+  const outcomes = new Map<number, SimLineOutcome>();
+  const released: ReleasedLine[] = [];
+  const reject = (line: number, reason: string) => outcomes.set(line, { outcome: 'rejected', reason });
+
+  const reads = await readRun(table, lines);
+  const plans = planRun(lines, reads, context.nowMs);
+  const steps: Step[] = [];
+  for (const [line, plan] of plans) {
+    if ('reject' in plan) reject(line, plan.reject);
+    else steps.push(plan);
+  }
+  // Step 3: one position reservation for every new SIM and every change with a fast write.
+  const positioned = steps.flatMap((step): { step: Step; path: string[] }[] => {
+    if (step.kind === 'create') return [{ step, path: step.sim.customer_path }];
+    const path = step.kind === 'change' ? fastListingPath(step.change) : undefined;
+    return path ? [{ step, path }] : [];
+  });
+  const listings = await reservePositions(table, positioned.map(({ path }) => ({ customer_path: path, updated_at_ms: context.nowMs })), context.nowMs);
+  const listingOf = new Map<Step, ListingAttributes>(positioned.map(({ step }, index) => [step, listings[index]!]));
+
+  const runStep = async (step: Step): Promise<void> => {
+    try {
+      if (step.kind === 'hold') {
+        await holdLine(table, { iccid: step.iccid, batch_id: context.batchId, received_at: context.receivedAt, line: step.line, source_ms: step.sourceMs, text: step.text });
+        outcomes.set(step.line, { outcome: 'held' });
+        // A SIM created meanwhile by another message may have looked for held lines before this
+        // one was written: look once more, so that one of the two always applies it.
+        if (!nested && (await iccidIsKnown(table, step.iccid))) released.push(...(await releaseHeldLines(table, step.iccid, context)));
+        return;
+      }
+      if (step.kind === 'create') {
+        const created = await createSourcedSim(table, step.sim, step.carried, step.sourceMs, context.nowMs, listingOf.get(step)!);
+        if (created === 'iccid-taken') return void reject(step.line, `ICCID ${step.sim.iccid} belongs to another SIM`);
+        if (created === 'id-taken') return void reject(step.line, `SIM ${step.sim.id} has another ICCID: an ICCID never changes`);
+        if (created === 'created') {
+          outcomes.set(step.line, { outcome: 'applied' });
+          if (!nested) released.push(...(await releaseHeldLines(table, step.sim.iccid, context)));
+          return;
+        }
+        // The id was taken meanwhile by this very SIM (a retried message): the record as a change.
+        const { customer_id, customer_name, customer_path } = step.sim;
+        const fields = Object.fromEntries(step.carried.map((field) => [field, field === 'customer' ? { customer_id, customer_name, customer_path } : step.sim[field as keyof SimItem]]));
+        outcomes.set(step.line, outcomeOf(await applySourcedChange(table, { simId: step.sim.id, iccid: step.sim.iccid, sourceMs: step.sourceMs, fields }, context.nowMs)));
+        return;
+      }
+      outcomes.set(step.line, outcomeOf(await applySourcedChange(table, step.change, context.nowMs, listingOf.get(step))));
+    } catch (error) {
+      if (isOutage(error)) throw error;
+      reject(step.line, `could not be applied: ${errorReason(error)}`);
+    }
+  };
+  const runGroup = async (group: Step[]) => {
+    for (const step of group) await runStep(step);
+  };
+  const groups = groupSteps(steps);
+  if (nested) for (const group of groups) await runGroup(group);
+  else await Promise.all(groups.map((group) => simWrites(() => runGroup(group))));
+  return { outcomes, released };
+};
+
+/** A sourced write's outcome as a line's. */
+const outcomeOf = (result: SourcedOutcome): SimLineOutcome => {
+  if (result.outcome === 'refused') return { outcome: 'rejected', reason: result.reason };
+  if (result.outcome === 'missing') return { outcome: 'rejected', reason: 'the SIM does not exist any more' };
+  return { outcome: result.outcome };
+};
+
+/**
+ * Applies the lines held for an ICCID whose SIM now exists, oldest source time first, by the
+ * same rules as any line (a nested run), and forgets each once it is decided.
+ */
+const releaseHeldLines = async (table: FeedTable, iccid: string, context: RunContext): Promise<ReleasedLine[]> => {
+  const held = await heldLinesOf(table, iccid, context.nowMs);
+  if (held.length === 0) return [];
+  const lines: (SimLine & { from: (typeof held)[number] })[] = [];
+  const released: ReleasedLine[] = [];
+  held.forEach((entry, index) => {
+    const read = readFeedLine(entry.text, context.nowMs);
+    if ('reason' in read || (read.record.type !== 'sim' && read.record.type !== 'sim_status' && read.record.type !== 'usage')) {
+      released.push({ batchId: entry.batch_id, line: entry.line, text: entry.text, outcome: { outcome: 'rejected', reason: 'reason' in read ? read.reason : 'not a SIM record' } });
+      return;
+    }
+    lines.push({ line: index + 1, record: read.record, text: entry.text, from: entry });
+  });
+  const result = await applySimRun(table, lines, context, true);
+  for (const line of lines) {
+    released.push({ batchId: line.from.batch_id, line: line.from.line, text: line.text, outcome: result.outcomes.get(line.line) ?? { outcome: 'rejected', reason: 'not applied' } });
+  }
+  await Promise.all(held.map((entry, index) => (result.outcomes.get(index + 1)?.outcome === 'held' ? undefined : forgetHeldLine(table, entry))));
+  return released;
 };

@@ -1,6 +1,6 @@
 /**
- * The MSISDN index (issue #21): one `MSISDN#<digits>` claim item per MSISDN in use, naming the
- * SIM that holds it. It makes MSISDNs unique (a claim is a conditional write: no two SIMs can
+ * The MSISDN index (issue #21): one `MSISDN#<digits>` claim item per MSISDN ever used, naming the
+ * SIM that holds it (or, `released`, held it last) and when a record last named it (issue #31). It makes MSISDNs unique (a claim is a conditional write: no two SIMs can
  * hold one number) and lets an inbound SMS, which names only its originationNumber, find its
  * SIM with two GetItems. Every writer of SIMs keeps it: the seed loader writes the claims with
  * the SIMs (after refusing a document whose MSISDNs collide, within it or with the table), and
@@ -10,9 +10,9 @@
  * A folder of its own, below sims/, sim-lists/ and sms/, which all use it (in sims/ it made
  * sims/ and sim-lists/ import each other).
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, maxBatchGetKeys } from '../db/batch-get';
-import { sendUnlessConditionFails } from '../db/conditions';
+import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { MsisdnClaimItem, SimItem } from '../db/items';
 import { key } from '../db/keys';
 
@@ -38,32 +38,44 @@ export const msisdnClaimItem = (sim: ClaimingSim): MsisdnClaimItem | undefined =
   return { ...key.msisdn(digits), type: 'msisdn_claim', msisdn: digits, sim_id: sim.id, iccid: sim.iccid };
 };
 
-/** Condition of a claim: the MSISDN is free, or already this SIM's (writing a SIM again is harmless). */
-const claimCondition = {
-  ConditionExpression: 'attribute_not_exists(PK) OR sim_id = :sim',
-};
+/**
+ * Condition of a claim without a source time (a writer that is not the feed): the MSISDN is
+ * free, given up by its last holder, or already this SIM's (writing a SIM again is harmless).
+ */
+const claimCondition = 'attribute_not_exists(PK) OR sim_id = :sim OR released = :true';
 
 /**
  * The TransactWriteItems entry that claims a SIM's MSISDN, to put in the same transaction as
  * the SIM item: it fails (the whole transaction is cancelled, `ConditionalCheckFailed` at its
- * index) when another SIM holds the number. Undefined for a SIM without MSISDN.
+ * index) when another SIM holds the number. Undefined for a SIM without MSISDN. The claim
+ * counts as made at `nowMs` (`claim_ms`), as if an operator's record named the number then.
  */
-export const claimMsisdn = (tableName: string, sim: ClaimingSim) => {
+export const claimMsisdn = (tableName: string, sim: ClaimingSim, nowMs = Date.now()) => {
   const item = msisdnClaimItem(sim);
   if (!item) return undefined;
-  return { Put: { TableName: tableName, Item: item, ...claimCondition, ExpressionAttributeValues: { ':sim': sim.id } } };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...item, claim_ms: nowMs, released: false },
+      ConditionExpression: claimCondition,
+      ExpressionAttributeValues: { ':sim': sim.id, ':true': true },
+    },
+  };
 };
 
 /**
  * The TransactWriteItems entry that releases an MSISDN a SIM gives up (its MSISDN changes or
- * the SIM goes): deletes the claim only while it is still that SIM's.
+ * the SIM goes), while the claim is still that SIM's: the claim stays, marked `released`, so
+ * that it still says when a record last named the number (a late record older than that
+ * cannot take it: claimMsisdnAt).
  */
 export const releaseMsisdn = (tableName: string, msisdn: string, simId: number) => ({
-  Delete: {
+  Update: {
     TableName: tableName,
     Key: key.msisdn(msisdnDigits(msisdn)),
-    ConditionExpression: 'attribute_not_exists(PK) OR sim_id = :sim',
-    ExpressionAttributeValues: { ':sim': simId },
+    UpdateExpression: 'SET released = :true',
+    ConditionExpression: 'sim_id = :sim',
+    ExpressionAttributeValues: { ':sim': simId, ':true': true },
   },
 });
 
@@ -71,11 +83,73 @@ export const releaseMsisdn = (tableName: string, msisdn: string, simId: number) 
  * Claims a SIM's MSISDN on its own (one conditional PutItem), for a writer that does not use a
  * transaction: true when the SIM holds it now (or has no MSISDN), false when another SIM does.
  */
-export const claimMsisdnAlone = async (table: MsisdnTable, sim: ClaimingSim): Promise<boolean> => {
-  const entry = claimMsisdn(table.tableName, sim);
+export const claimMsisdnAlone = async (table: MsisdnTable, sim: ClaimingSim, nowMs = Date.now()): Promise<boolean> => {
+  const entry = claimMsisdn(table.tableName, sim, nowMs);
   if (!entry) return true;
   return sendUnlessConditionFails(table.db, new PutCommand(entry.Put));
 };
+
+/** What registering a record that names an MSISDN did (claimMsisdnAt). */
+export type TimedClaim =
+  /** The record is the latest to name the number: the claim is its SIM's now; `formerHolder` held it until then. */
+  | { won: true; formerHolder?: { simId: number; iccid: string } }
+  /** A later record (or one as late, of a SIM with a higher id) named the number: its SIM keeps it. */
+  | { won: false };
+
+/**
+ * Registers a record of the operator feed that names an MSISDN at a source time (issue #31,
+ * LOCAL-CONTRACT.md "Operator feed": a number belongs to the SIM of the latest record that names
+ * it). The claim item remembers the latest record that named its number (`claim_ms`, `sim_id`):
+ * one conditional UpdateItem makes this record the claim when it is later (a claim without a
+ * time, from the seed, counts as older than any record; two records of the same time are
+ * decided by the higher SIM id, so that any order of arrival ends alike). `holds` says whether
+ * the record's SIM takes the number (false when the SIM has since moved past this record: the
+ * record still counts as the latest to name the number, so an older claim cannot win, but the
+ * claim is `released`). The caller drops the number from `formerHolder` (its msisdn becomes
+ * null) and writes its own SIM conditional on the claim (claimCheck).
+ */
+export const claimMsisdnAt = async (
+  table: MsisdnTable,
+  sim: Pick<SimItem, 'id' | 'iccid'>,
+  msisdn: string,
+  sourceMs: number,
+  holds: boolean,
+): Promise<TimedClaim> => {
+  const digits = msisdnDigits(msisdn);
+  try {
+    const updated = await table.db.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: key.msisdn(digits),
+        UpdateExpression: 'SET #type = :type, msisdn = :msisdn, sim_id = :sim, iccid = :iccid, claim_ms = :time, released = :released',
+        ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(claim_ms) OR claim_ms < :time OR (claim_ms = :time AND sim_id <= :sim)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': 'msisdn_claim', ':msisdn': digits, ':sim': sim.id, ':iccid': sim.iccid, ':time': sourceMs, ':released': !holds },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const before = updated.Attributes as (MsisdnClaimItem & { released?: boolean }) | undefined;
+    const held = before !== undefined && before.sim_id !== sim.id && before.released !== true;
+    return { won: true, ...(held ? { formerHolder: { simId: before.sim_id, iccid: before.iccid } } : {}) };
+  } catch (error) {
+    if (isConditionFailure(error)) return { won: false };
+    throw error;
+  }
+};
+
+/**
+ * The TransactWriteItems entry that makes a SIM write conditional on a claim it won
+ * (claimMsisdnAt): still this SIM's, from the same record, not released. Cancelled when a later
+ * record took the number meanwhile (the writer then tries again and loses the claim).
+ */
+export const claimCheck = (tableName: string, msisdn: string, simId: number, sourceMs: number) => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: key.msisdn(msisdnDigits(msisdn)),
+    ConditionExpression: 'sim_id = :sim AND claim_ms = :time AND released = :false',
+    ExpressionAttributeValues: { ':sim': simId, ':time': sourceMs, ':false': false },
+  },
+});
 
 /**
  * Who holds each of these MSISDNs now: digits → the claim, for the numbers claimed (BatchGetItem,
@@ -87,8 +161,8 @@ export const msisdnHolders = async (table: MsisdnTable, msisdns: string[]): Prom
   const holders = new Map<string, MsisdnClaimItem>();
   for (let start = 0; start < digits.length; start += maxBatchGetKeys) {
     const keys = digits.slice(start, start + maxBatchGetKeys).map((number) => key.msisdn(number));
-    for (const item of (await batchGetItems(table.db, table.tableName, keys, { consistentRead: true })) as unknown as MsisdnClaimItem[]) {
-      if (item.type === 'msisdn_claim') holders.set(item.msisdn, item);
+    for (const item of (await batchGetItems(table.db, table.tableName, keys, { consistentRead: true })) as unknown as (MsisdnClaimItem & { released?: boolean })[]) {
+      if (item.type === 'msisdn_claim' && item.released !== true) holders.set(item.msisdn, item);
     }
   }
   return holders;

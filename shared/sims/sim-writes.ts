@@ -211,8 +211,8 @@ export const removeSim = async (table: SimTable, simId: number): Promise<boolean
 
 /** Releases an MSISDN claim while it is still that SIM's (a claim of another SIM stays). */
 export const releaseMsisdnAlone = async (table: SimTable, msisdn: string, simId: number): Promise<void> => {
-  const { Delete } = releaseMsisdn(table.tableName, msisdn, simId);
-  await sendUnlessConditionFails(table.db, new DeleteCommand(Delete));
+  const { Update } = releaseMsisdn(table.tableName, msisdn, simId);
+  await sendUnlessConditionFails(table.db, new UpdateCommand(Update));
 };
 
 /**

@@ -1,12 +1,12 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes, isConditionFailure, isTransactionCanceled, sendUnlessConditionFails } from '../db/conditions';
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
+import { TransientFailure } from '../errors/outage';
 import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
-import { concurrencyLimit } from '../async/limit';
-import { claimMsisdnAlone } from '../msisdn/msisdn-index';
+import { claimCheck, claimMsisdnAt, msisdnDigits } from '../msisdn/msisdn-index';
 import { isoWithOffset } from './sim-object';
-import { MsisdnInUse, putSimIccid, releaseMsisdnAlone, simIccidItem, type SimTable } from './sim-writes';
+import { changeSimFields, putSimIccid, releaseMsisdnAlone, simIccidItem, type SimTable } from './sim-writes';
 
 /**
  * The SIM write path for records that carry a source time (the operator feed, issue #20): a
@@ -21,6 +21,13 @@ import { MsisdnInUse, putSimIccid, releaseMsisdnAlone, simIccidItem, type SimTab
  * order is one conditional UpdateItem (its fields all newer and at least one value different);
  * otherwise the SIM is read and one conditional write applies what is newer (or only moves the
  * times), again conditional on what was read.
+ *
+ * MSISDNs (issue #31): a number belongs to the SIM of the latest record that names it, in any
+ * order of arrival. Every record that names a number registers itself in the number's claim
+ * (shared/msisdn/msisdn-index.ts, claimMsisdnAt); the latest wins it, the SIM that held it
+ * until then has its msisdn set to null (its `src_msisdn` untouched, so its own later records
+ * still apply), and the winner's write is conditional on the claim still being its own (one
+ * transaction). A record whose number a later record named sets its SIM's msisdn to null.
  */
 
 /** A field a sourced record may set, and its latest-time attribute. */
@@ -110,6 +117,14 @@ const differs = (sim: SimItem & Record<string, unknown>, change: SourcedChange, 
 /** The path the SIM will have after the change (its positions' path). */
 const pathAfter = (change: SourcedChange, current: Pick<SimItem, 'customer_path'>): string[] => change.fields.customer?.customer_path ?? current.customer_path;
 
+/**
+ * The path a change's fast write takes its time positions in (reservePositions, for a whole
+ * message at once), or undefined when the change has no fast write: its owner is not known
+ * beforehand, or it changes the SIM's number (the number given up is known only from a read).
+ */
+export const fastListingPath = (change: SourcedChange): string[] | undefined =>
+  change.expectedOwner && change.fields.msisdn === undefined ? pathAfter(change, change.expectedOwner) : undefined;
+
 /** An UpdateExpression under construction. */
 const expression = () => {
   const names: Record<string, string> = {};
@@ -128,69 +143,81 @@ const expression = () => {
   return { names, values, name, value };
 };
 
-/**
- * SIMs written at once in this container (across the messages of a batch): about the SDK's
- * sockets (50), so that throughput stays and memory does not grow with the batch.
- */
-const simWrites = concurrencyLimit(48);
+/** Attempts at a SIM that keeps changing under a record before the message is given back (TransientFailure). */
+const maxAttempts = 8;
 
 /**
- * Applies sourced changes of existing SIMs (several SIMs at once, at most 48 in this container;
- * changes of one SIM in the order given): time positions for the fast writes are taken for all
- * of them in one call.
+ * Applies one sourced change of an existing SIM: the fast conditional write when the writer
+ * knows the SIM's path and took a time position for it (`listing`, from fastListingPath), else
+ * (or when that write's condition did not hold) read and write; a change of number through the
+ * number's claim (claimMsisdnAt). Changes of one SIM are applied one after the other by the
+ * caller, in their order.
  */
-export const applySourcedChanges = async (table: SimTable, changes: readonly SourcedChange[], nowMs: number): Promise<SourcedOutcome[]> => {
-  const bySim = new Map<number, number[]>();
-  changes.forEach((change, index) => bySim.set(change.simId, [...(bySim.get(change.simId) ?? []), index]));
-  // Positions for the path each change expects (the fast write); a change whose path is not known reads first.
-  const fast = changes.map((change, index) => ({ change, index })).filter(({ change }) => change.expectedOwner !== undefined);
-  const listings = await reservePositions(table, fast.map(({ change }) => ({ customer_path: pathAfter(change, change.expectedOwner!), updated_at_ms: nowMs })), nowMs);
-  const listingOf = new Map(fast.map(({ index }, position) => [index, listings[position]!]));
-  const outcomes: SourcedOutcome[] = new Array(changes.length);
-  await Promise.all(
-    [...bySim.values()].map((indexes) =>
-      simWrites(async () => {
-        for (const index of indexes) outcomes[index] = await applyOne(table, changes[index]!, nowMs, listingOf.get(index));
-      }),
-    ),
-  );
-  return outcomes;
-};
-
-/** One sourced change: the fast conditional write when the writer knows the path, else (or when it lost) read and write. */
-const applyOne = async (table: SimTable, given: SourcedChange, nowMs: number, listing: ListingAttributes | undefined): Promise<SourcedOutcome> => {
-  let change = given;
-  const number = change.fields.msisdn;
-  if (number && !(await claimMsisdnAlone(table, { id: change.simId, iccid: change.iccid, msisdn: number }))) {
-    // Another SIM holds the number: refused, unless the record is late for it anyway (then its other fields may still apply).
-    const sim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(change.simId), ConsistentRead: true }))).Item;
-    if (sim?.type !== 'sim') return { outcome: 'missing' };
-    if (isNewer(sim as SimItem & Record<string, unknown>, change, 'msisdn')) return { outcome: 'refused', reason: `msisdn ${number} is held by another SIM` };
-    const { msisdn: _late, ...fields } = change.fields;
-    change = { ...change, fields };
-    if (carried(change).length === 0) return { outcome: 'stale', sim: sim as SimItem };
-    return writeChange(table, change, nowMs, listing);
-  }
-  const outcome = await writeChange(table, change, nowMs, listing);
-  // A number claimed for a record that did not set it (late, or the SIM gone) is given back.
-  if (number && (outcome.outcome === 'missing' || ('sim' in outcome && outcome.sim !== undefined && outcome.sim.msisdn !== number))) await releaseMsisdnAlone(table, number, change.simId);
-  return outcome;
-};
-
-const writeChange = async (table: SimTable, change: SourcedChange, nowMs: number, listing: ListingAttributes | undefined): Promise<SourcedOutcome> => {
-  // A change of number takes the read path: the number given up is known only from the read.
-  const fastPath = listing && change.expectedOwner && change.fields.msisdn === undefined;
-  if (fastPath && (await fastWrite(table, change, nowMs, listing))) {
+export const applySourcedChange = async (table: SimTable, change: SourcedChange, nowMs: number, listing?: ListingAttributes): Promise<SourcedOutcome> => {
+  if (change.fields.msisdn !== undefined) return applyNumberChange(table, change, nowMs);
+  if (listing && change.expectedOwner && (await fastWrite(table, change, nowMs, listing))) {
     if (change.fields.customer) await putSimIccid(table, { id: change.simId, iccid: change.iccid, ...change.fields.customer });
     return { outcome: 'applied' };
   }
-  for (let attempt = 1; attempt <= 8; attempt += 1) {
-    const read = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(change.simId), ConsistentRead: true }))).Item;
-    if (read?.type !== 'sim') return { outcome: 'missing' };
-    const outcome = await readWrite(table, read as SimItem & Record<string, unknown>, change, nowMs);
-    if (outcome) return outcome;
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    const sim = await readSim(table, change.simId);
+    if (!sim) return { outcome: 'missing' };
+    const outcome = await readWrite(table, sim, change, nowMs);
+    if (outcome && outcome !== 'claim-lost') return outcome;
   }
-  throw new Error(`SIM ${change.simId} kept changing under a feed record; it is tried again`);
+  throw new TransientFailure(`SIM ${change.simId} kept changing under a feed record; it is tried again`);
+};
+
+/** A SIM item read strongly consistent, or undefined. */
+const readSim = async (table: SimTable, simId: number): Promise<(SimItem & Record<string, unknown>) | undefined> => {
+  const item = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(simId), ConsistentRead: true }))).Item;
+  return item?.type === 'sim' ? (item as SimItem & Record<string, unknown>) : undefined;
+};
+
+/**
+ * A change that carries `msisdn`: read the SIM; a number named registers the record in the
+ * number's claim (whether or not the record is newer for this SIM's msisdn); when it wins, the
+ * former holder loses the number and this SIM's write is conditional on the claim; when a later
+ * record holds the claim, this record's msisdn is null. Tried again from the read when another
+ * writer came first (the SIM, or a later record taking the number meanwhile).
+ */
+const applyNumberChange = async (table: SimTable, change: SourcedChange, nowMs: number): Promise<SourcedOutcome> => {
+  const number = change.fields.msisdn!;
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    const sim = await readSim(table, change.simId);
+    if (!sim) return { outcome: 'missing' };
+    let effective = change;
+    let check: ReturnType<typeof claimCheck> | undefined;
+    if (number !== null) {
+      const newer = isNewer(sim, change, 'msisdn');
+      // The SIM holds the number after this record unless a later record of its own set its
+      // msisdn (a repeat of its latest record still holds it).
+      const stored = sim[timeOf('msisdn')] as number | undefined;
+      const claim = await claimMsisdnAt(table, sim, number, change.sourceMs, stored === undefined || stored <= change.sourceMs);
+      if (claim.won && claim.formerHolder) await dropNumber(table, claim.formerHolder.simId, number, nowMs);
+      if (newer && claim.won) check = claimCheck(table.tableName, number, sim.id, change.sourceMs);
+      else if (newer) effective = { ...change, fields: { ...change.fields, msisdn: null } };
+    }
+    const outcome = await readWrite(table, sim, effective, nowMs, check);
+    if (outcome && outcome !== 'claim-lost') return outcome;
+  }
+  throw new TransientFailure(`SIM ${change.simId} kept changing under a feed record; it is tried again`);
+};
+
+/**
+ * Takes a number away from the SIM that held it until a later record named it for another SIM:
+ * its msisdn becomes null (a change of value: updated_at moves, its list positions and events
+ * follow), its `src_msisdn` stays (its own later records still apply). Nothing when it no
+ * longer carries the number.
+ */
+export const dropNumber = async (table: SimTable, simId: number, msisdn: string, nowMs: number): Promise<void> => {
+  const digits = msisdnDigits(msisdn);
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    const sim = await readSim(table, simId);
+    if (!sim?.msisdn || msisdnDigits(sim.msisdn) !== digits) return;
+    if ((await changeSimFields(table, sim, { msisdn: null }, nowMs)).written) return;
+  }
+  throw new TransientFailure(`SIM ${simId} kept changing while its number ${digits} went to another SIM; it is tried again`);
 };
 
 /**
@@ -229,8 +256,8 @@ export const fastWriteCommand = (tableName: string, change: SourcedChange, nowMs
   const different = fields.map((field) => {
     if (field === 'usage') {
       const usage = change.usage!;
-      return ['data_used_mb', 'data_overage_mb', 'overage_cost'].map((attribute) => `${name(attribute)} <> ${value(usage[attribute as keyof Usage])}`).join(' OR ') +
-        ` OR ${name('usage_month')} <> ${value(usage.month)}`;
+      const figures = ['data_used_mb', 'data_overage_mb', 'overage_cost'].map((attribute) => `${name(attribute)} <> ${value(usage[attribute as keyof Usage])}`);
+      return `(${[...figures, `${name('usage_month')} <> ${value(usage.month)}`].join(' OR ')})`;
     }
     if (field === 'customer') return `${name('customer_id')} <> ${value(change.fields.customer!.customer_id)}`;
     if (field === 'data_bundle') {
@@ -241,11 +268,14 @@ export const fastWriteCommand = (tableName: string, change: SourcedChange, nowMs
     return `${name(field)} <> ${value(change.fields[field])}`;
   });
   const owner = change.fields.customer ? [] : [`${name('customer_id')} = ${value(change.expectedOwner!.customer_id)}`];
+  // Each clause stands alone in an AND (parenthesised where it holds an OR); DynamoDB refuses
+  // parentheses around a single clause ("redundant parentheses").
+  const anyDifferent = different.length === 1 ? different[0]! : `(${different.join(' OR ')})`;
   return new UpdateCommand({
     TableName: tableName,
     Key: key.sim(change.simId),
     UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: [`attribute_exists(${name('PK')})`, ...owner, ...newer, `(${different.join(' OR ')})`].join(' AND '),
+    ConditionExpression: [`attribute_exists(${name('PK')})`, ...owner, ...newer, anyDifferent].join(' AND '),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   });
@@ -254,10 +284,17 @@ export const fastWriteCommand = (tableName: string, change: SourcedChange, nowMs
 /**
  * The write of a record decided from the SIM as read: the newer fields (none: stale, nothing
  * written), their values when any differs (with updated_at and new positions) or else their
- * times only; conditional on the times, owner and update time read. Undefined when another
- * writer came first (read again).
+ * times only; conditional on the times, owner and update time read, and with `check` (a
+ * number's claim, claimCheck) in the same transaction. Undefined when another writer came first
+ * (read again); `claim-lost` when a later record took the number meanwhile (claim again).
  */
-const readWrite = async (table: SimTable, sim: SimItem & Record<string, unknown>, change: SourcedChange, nowMs: number): Promise<SourcedOutcome | undefined> => {
+const readWrite = async (
+  table: SimTable,
+  sim: SimItem & Record<string, unknown>,
+  change: SourcedChange,
+  nowMs: number,
+  check?: ReturnType<typeof claimCheck>,
+): Promise<SourcedOutcome | 'claim-lost' | undefined> => {
   const newer = carried(change).filter((field) => isNewer(sim, change, field));
   if (newer.length === 0) return { outcome: 'stale', sim };
   const changing = newer.filter((field) => differs(sim, change, field));
@@ -281,42 +318,73 @@ const readWrite = async (table: SimTable, sim: SimItem & Record<string, unknown>
     `${name('customer_id')} = ${value(sim.customer_id)}`,
     ...(newer.includes('usage') ? [sim.usage_month === undefined ? `attribute_not_exists(${name('usage_month')})` : `${name('usage_month')} = ${value(sim.usage_month)}`] : []),
   ];
-  const written = await sendUnlessConditionFails(
-    table.db,
-    new UpdateCommand({
-      TableName: table.tableName,
-      Key: key.sim(sim.id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: [`attribute_exists(${name('PK')})`, ...unchangedSince].join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
-  if (!written) return undefined;
-  if (changing.includes('msisdn') && sim.msisdn && sim.msisdn !== next.msisdn) await releaseMsisdnAlone(table, sim.msisdn, sim.id);
+  const update = {
+    TableName: table.tableName,
+    Key: key.sim(sim.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: [`attribute_exists(${name('PK')})`, ...unchangedSince].join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  const written = check && changing.includes('msisdn') ? await writeWithClaim(table, check, { Update: update }) : await sendUnlessConditionFails(table.db, new UpdateCommand(update));
+  if (written !== true) return written === 'claim-lost' ? 'claim-lost' : undefined;
+  const before = sim.msisdn ? msisdnDigits(sim.msisdn) : '';
+  if (changing.includes('msisdn') && before && before !== (next.msisdn ? msisdnDigits(next.msisdn) : '')) await releaseMsisdnAlone(table, sim.msisdn!, sim.id);
   if (changing.includes('customer')) await putSimIccid(table, next);
   return { outcome: changing.length > 0 ? 'applied' : 'unchanged', sim: next };
 };
 
-/** What createSim did: made it, or found the SIM (or its ICCID) there already. */
-export type CreateOutcome = 'created' | 'exists' | 'iccid-taken';
+/**
+ * One SIM write (an Update or a Put) in a transaction with its number's claim check: true when
+ * written, `claim-lost` when the claim is no longer the writer's, false when the SIM's own
+ * condition failed or another transaction was in the way (the caller reads again).
+ */
+const writeWithClaim = async (table: SimTable, check: ReturnType<typeof claimCheck>, write: Record<string, unknown>): Promise<true | false | 'claim-lost'> => {
+  try {
+    await table.db.send(new TransactWriteCommand({ TransactItems: [check, write] as never }));
+    return true;
+  } catch (error) {
+    if (!isTransactionCanceled(error)) throw error;
+    const [claim, own] = cancellationCodes(error);
+    if (claim === 'ConditionalCheckFailed') return 'claim-lost';
+    if (own === 'ConditionalCheckFailed' || claim === 'TransactionConflict' || own === 'TransactionConflict') return false;
+    throw error;
+  }
+};
+
+/**
+ * What createSourcedSim did: made it; found this SIM there already (`exists`: a retried record);
+ * found its ICCID another SIM's (`iccid-taken`) or its id another ICCID's SIM (`id-taken`).
+ */
+export type CreateOutcome = 'created' | 'exists' | 'iccid-taken' | 'id-taken';
 
 /**
  * Creates a SIM a sourced record describes (the operator feed's `sim` record for an unknown
- * id): its ICCID item first (refused when the ICCID is another SIM's), its MSISDN claimed, time
- * positions taken, then the SIM item if none has its id, with `src_<field>` at the record's time
- * for every field the record carried. `exists` when the id is taken (a retried record, or
- * another writer): the caller then applies the record as a change.
+ * id), with the time position taken for it beforehand (`listing`: reservePositions for a whole
+ * message at once): its ICCID item first (refused when the ICCID is another SIM's), its number
+ * registered in the number's claim (claimMsisdnAt: a later record that named the number keeps
+ * it, and the new SIM's msisdn is null; when this record is the latest, the former holder loses
+ * the number), then the SIM item if none has its id, with `src_<field>` at the record's time for
+ * every field the record carried (in one transaction with the claim check when it has a
+ * number). `exists` when this SIM is there already (a retried record): the caller then applies
+ * the record as a change.
  */
-export const createSim = async (table: SimTable, sim: SimItem, carriedFields: readonly SourcedField[], sourceMs: number, nowMs: number): Promise<CreateOutcome> => {
+export const createSourcedSim = async (
+  table: SimTable,
+  given: SimItem,
+  carriedFields: readonly SourcedField[],
+  sourceMs: number,
+  nowMs: number,
+  listing: ListingAttributes,
+): Promise<CreateOutcome> => {
   let mappingIsNew = false;
   try {
     const put = await table.db.send(
       new PutCommand({
         TableName: table.tableName,
-        Item: simIccidItem(sim),
+        Item: simIccidItem(given),
         ConditionExpression: 'attribute_not_exists(PK) OR sim_id = :id',
-        ExpressionAttributeValues: { ':id': sim.id },
+        ExpressionAttributeValues: { ':id': given.id },
         ReturnValues: 'ALL_OLD',
       }),
     );
@@ -325,15 +393,31 @@ export const createSim = async (table: SimTable, sim: SimItem, carriedFields: re
     if (isConditionFailure(error)) return 'iccid-taken';
     throw error;
   }
-  if (sim.msisdn && !(await claimMsisdnAlone(table, sim))) {
-    // Nothing of the SIM stays: its ICCID item goes again (unless an earlier try wrote it).
-    if (mappingIsNew) {
-      const own = { ConditionExpression: 'sim_id = :id', ExpressionAttributeValues: { ':id': sim.id } };
-      await sendUnlessConditionFails(table.db, new DeleteCommand({ TableName: table.tableName, Key: key.simIdByIccid(sim.iccid), ...own }));
+  const times = Object.fromEntries(carriedFields.map((field) => [timeOf(field), sourceMs]));
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    let sim = given;
+    let check: ReturnType<typeof claimCheck> | undefined;
+    if (given.msisdn) {
+      const claim = await claimMsisdnAt(table, given, given.msisdn, sourceMs, true);
+      if (claim.won && claim.formerHolder) await dropNumber(table, claim.formerHolder.simId, given.msisdn, nowMs);
+      if (claim.won) check = claimCheck(table.tableName, given.msisdn, given.id, sourceMs);
+      else sim = { ...given, msisdn: null };
     }
-    throw new MsisdnInUse(sim);
+    const put = { TableName: table.tableName, Item: { ...sim, ...listing, ...times }, ConditionExpression: 'attribute_not_exists(PK)' };
+    const written = check ? await writeWithClaim(table, check, { Put: put }) : await sendUnlessConditionFails(table.db, new PutCommand(put));
+    if (written === 'claim-lost') continue;
+    if (written) return 'created';
+    // The id is taken: by this SIM (a retried record) or by another writer's SIM of another ICCID.
+    const existing = await readSim(table, given.id);
+    if (!existing) continue;
+    if (existing.iccid === given.iccid) return 'exists';
+    if (mappingIsNew) {
+      await sendUnlessConditionFails(
+        table.db,
+        new DeleteCommand({ TableName: table.tableName, Key: key.simIdByIccid(given.iccid), ConditionExpression: 'sim_id = :id', ExpressionAttributeValues: { ':id': given.id } }),
+      );
+    }
+    return 'id-taken';
   }
-  const [listing] = await reservePositions(table, [sim], nowMs);
-  const item = { ...sim, ...listing, ...Object.fromEntries(carriedFields.map((field) => [timeOf(field), sourceMs])) };
-  return (await sendUnlessConditionFails(table.db, new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }))) ? 'created' : 'exists';
+  throw new TransientFailure(`SIM ${given.id} could not be created: its number kept changing hands; it is tried again`);
 };

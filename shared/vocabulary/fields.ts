@@ -18,18 +18,25 @@ const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')
 /**
  * The one rule for the ids the outside world gives (customers, data bundles, users, plan SKUs,
  * roles): 1 to 64 characters of ASCII letters, digits, `.`, `_` and `-`, starting with a letter
- * or a digit. It leaves out the key separator `#` (so no id can make its key equal another id's
- * key: `SIMLIC#acme#1` is customer `acme`'s shard 1 and never a customer `acme#1`), spaces and
- * anything a key or a log line could be confused by, and keeps every key well under DynamoDB's
- * 2,048-byte partition and 1,024-byte sort key limits. `__proto__` is not an id (it starts with
- * `_`); `constructor`, `toString` and the like are, and are plain names everywhere (no lookup
- * by an outside name reads an object's properties: Map or Object.hasOwn).
+ * or a digit, and not a name that every JavaScript object carries (`constructor`, `toString`,
+ * `valueOf`, `hasOwnProperty` ...: reservedIds). It leaves out the key separator `#` (so no id
+ * can make its key equal another id's key: `SIMLIC#acme#1` is customer `acme`'s shard 1 and
+ * never a customer `acme#1`), spaces and anything a key or a log line could be confused by, and
+ * keeps every key well under DynamoDB's 2,048-byte partition and 1,024-byte sort key limits.
+ * The object names are refused because ids are keys of stored maps (a group's directory, a SIM's
+ * list positions): the AWS SDK's marshaller reads a map's `constructor` to tell its type, and
+ * its unmarshaller assigns `__proto__`. Looked up, such a name is a plain unknown id everywhere
+ * (every lookup by an outside name goes through a Map or Object.hasOwn).
  */
 export const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Names every JavaScript object carries (Object.prototype's, and `prototype`): never ids. */
+export const reservedIds: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 /** The id rule in words, as every refusal of an id states it. */
 export const idRule = 'must be 1 to 64 characters of letters, digits, ".", "_" and "-", starting with a letter or a digit';
-/** Whether a value is an id by the one rule (idPattern). */
-export const isId = (value: unknown): value is string => typeof value === 'string' && idPattern.test(value);
+/** The refusal of a reserved id in words. */
+export const reservedIdRule = 'must not be a name every JavaScript object carries (constructor, prototype, toString, valueOf, hasOwnProperty ...)';
+/** Whether a value is an id by the one rule (idPattern, not a reserved name). */
+export const isId = (value: unknown): value is string => typeof value === 'string' && idPattern.test(value) && !reservedIds.has(value);
 
 /** The most characters of a name (customer, plan, account, tariff). */
 export const maxNameLength = 200;
@@ -54,8 +61,13 @@ export const text = (max = maxNameLength) =>
     v.maxLength(max, `must be at most ${max} characters`),
     v.check((value) => !controlCharacter.test(value), 'must not hold control characters'),
   );
-/** An id by the one rule (idPattern). */
-export const identifier = () => v.pipe(v.string('must be a string'), v.regex(idPattern, idRule));
+/** An id by the one rule (idPattern, not a reserved name). */
+export const identifier = () =>
+  v.pipe(
+    v.string('must be a string'),
+    v.regex(idPattern, idRule),
+    v.check((value) => !reservedIds.has(value), reservedIdRule),
+  );
 /** An MSISDN (msisdnPattern). */
 export const msisdn = () => v.pipe(v.string('must be a string'), v.regex(msisdnPattern, msisdnRule));
 /** true or false. */

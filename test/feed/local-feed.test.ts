@@ -88,6 +88,13 @@ describe('POST /_local/feed', () => {
     ]);
   });
 
+  it('answers 202 for lines whose type is constructor, __proto__ or toString, refusing each as an unknown type', async () => {
+    const answer = await post(['{"type":"constructor","source_time":"2026-11-25T12:00:00Z"}', '{"type":"__proto__"}', '{"type":"toString","__proto__":{"x":1}}', usage(1004, 1, '4.00')]);
+    const unknown = (name: string) => `type "${name}" is unknown; one of sim, sim_status, usage, customer, data_bundle`;
+    expect([answer.status, await answer.json()]).toEqual([202, { accepted: 1, rejected: [1, 2, 3].map((line, index) => ({ line, reason: unknown(['constructor', '__proto__', 'toString'][index]!) })) }]);
+    await eventually(async () => expect((await simItem(1004)).data_used_mb).toBe('4.00'), 15_000);
+  });
+
   it('answers JSON errors: a body with no line, another method, another path, a body over 16 MiB', async () => {
     const bodyOf = async (response: Response) => [response.status, await response.json()];
     expect(await bodyOf(await post('\n  \n'))).toEqual([400, { detail: 'The body holds no line: send JSON Lines, one record (at most 16384 bytes) a line.', code: 'invalid_request' }]);
@@ -167,11 +174,16 @@ describe('usage of SIMs of one pool changed concurrently', () => {
 
 describe('the refused lines elsewhere, and admin feed', () => {
   it('shows the feed on the console and lists refused lines with admin feed-rejections', async () => {
-    await post([{ type: 'usage', source_time: at(1), iccid: '8944999999999999999', month, data_used_mb: '1', data_overage_mb: '0', overage_cost: '0' }]);
+    await post([
+      { type: 'sim', source_time: at(1), id: 9999, iccid: '8944999999999999998', customer: 'nobody', status: 'active', connection_status: 'active' },
+      { type: 'usage', source_time: at(1), iccid: '8944999999999999999', month, data_used_mb: '1', data_overage_mb: '0', overage_cost: '0' },
+    ]);
     await eventually(async () => {
       const page = await (await fetch(runtime.consoleUrl)).text();
       expect(page).toContain('id="feed"');
-      expect(page).toContain('no SIM with ICCID 8944999999999999999');
+      expect(page).toContain('customer nobody does not exist');
+      // The usage line names a SIM not seen yet: held, shown with its ICCID.
+      expect(page).toContain('<td>8944999999999999999</td>');
     }, 15_000);
     const lines: string[] = [];
     const code = await runAdmin(['feed-rejections', '--limit', '3', '--table', runtime.tableName, '--endpoint', runtime.dynamodbEndpoint], {
@@ -180,7 +192,7 @@ describe('the refused lines elsewhere, and admin feed', () => {
       err: () => undefined,
     });
     expect(code).toBe(0);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}message \S+ line 1: no SIM with ICCID 8944999999999999999$/);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}message \S+ line 1: customer nobody does not exist$/);
     expect(lines).toHaveLength(6);
   });
 

@@ -21,7 +21,7 @@ describe('a feed line', () => {
     const bundle = { type: 'data_bundle', source_time: time, id: 'b-2', customer: 'acme', allowance_mb: '100', monthly_cost: '9.99', per_sim_access_fee: '0.50' };
     // A `sim` record may carry only the fields it changes (id and iccid always).
     const partial = { type: 'sim', source_time: time, id: 1001, iccid: '8944500000000001001', tariff_name: 'IoT 5GB' };
-    expect([sim, simStatus, usage, customer, bundle, partial].map((record) => readFeedLine(line(record)))).toEqual([
+    expect([sim, simStatus, usage, customer, bundle, partial].map((record) => readFeedLine(line(record), Date.now()))).toEqual([
       { record: { ...sim, sourceMs } },
       { record: { ...simStatus, sourceMs } },
       { record: { ...usage, sourceMs } },
@@ -55,7 +55,7 @@ describe('a feed line', () => {
       line({ type: 'customer', source_time: time, id: 'a', name: ' ', parent: null, sms_enabled: true }),
       line({ type: 'data_bundle', source_time: time, id: 'b', customer: 'acme', allowance_mb: '1', monthly_cost: '1' }),
       `{"type":"usage","pad":"${'x'.repeat(maxLineBytes)}"}`,
-    ].map((text) => readFeedLine(text));
+    ].map((text) => readFeedLine(text, Date.now()));
     expect(refused).toEqual(
       [
         'the line is not JSON',

@@ -156,12 +156,13 @@ describe('loading a seed document', () => {
   it('claims an MSISDN for one SIM only, and lets its holder claim it again', async () => {
     const tableName = await createTestTable();
     const table = { db: documents, tableName };
-    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' })).toBe(true);
-    expect(await claimMsisdnAlone(table, { id: 2, iccid: '2', msisdn: '+447700900111' })).toBe(false);
-    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' })).toBe(true);
-    expect(await claimMsisdnAlone(table, { id: 3, iccid: '3', msisdn: null })).toBe(true);
+    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' }, 1_000)).toBe(true);
+    expect(await claimMsisdnAlone(table, { id: 2, iccid: '2', msisdn: '+447700900111' }, 2_000)).toBe(false);
+    expect(await claimMsisdnAlone(table, { id: 1, iccid: '1', msisdn: '447700900111' }, 3_000)).toBe(true);
+    expect(await claimMsisdnAlone(table, { id: 3, iccid: '3', msisdn: null }, 4_000)).toBe(true);
+    // A claim made without a feed record counts as made at the time of its write.
     expect(await scanAll(client, tableName)).toEqual([
-      { PK: 'MSISDN#447700900111', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900111', sim_id: 1, iccid: '1' },
+      { PK: 'MSISDN#447700900111', SK: 'MSISDN', type: 'msisdn_claim', msisdn: '447700900111', sim_id: 1, iccid: '1', claim_ms: 3_000, released: false },
     ]);
   });
 
