@@ -15,6 +15,7 @@ import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { findSimByMsisdn, msisdnDigits } from '../msisdn/msisdn-index';
+import { inboundMessageIdPrefix } from './message-id';
 import { findMessageByProviderId, type MessageTable } from './message-store';
 import { isoWithOffset } from './time';
 
@@ -73,10 +74,14 @@ export const parseInboundSms = (message: string): InboundSms => {
  * The message id an inbound SMS is stored and read back under: `mo-` and the network's
  * inboundMessageId (a UUID), or `mo-` and a SHA-256 of an id that is not one; the same id for
  * every delivery of one inbound message, so a repeat is taken once (a conditional put). Sent
- * messages' ids are the callers' own or UUIDs, so they never start with `mo-` and a UUID.
+ * messages' ids are UUIDs or the callers' own, which may not begin `mo-` in any case
+ * (./message-id.ts, callerMessageIdPattern; 400 invalid_message_id), so no sent message holds
+ * an inbound message's id.
  */
 export const inboundMessageId = (networkId: string): string =>
-  /^[A-Za-z0-9-]{1,45}$/.test(networkId) ? `mo-${networkId}` : `mo-${createHash('sha256').update(networkId).digest('hex').slice(0, 40)}`;
+  /^[A-Za-z0-9-]{1,45}$/.test(networkId)
+    ? `${inboundMessageIdPrefix}${networkId}`
+    : `${inboundMessageIdPrefix}${createHash('sha256').update(networkId).digest('hex').slice(0, 40)}`;
 
 /** What receiving one inbound SMS did. */
 export type InboundOutcome = 'stored' | 'repeat' | 'unknown_number';
