@@ -92,13 +92,10 @@ export interface InboundDeps {
   now: () => Date;
 }
 
-/** The last four digits of a number, for logs (no whole phone number is logged). */
-const lastDigits = (number: string): string => `…${msisdnDigits(number).slice(-4)}`;
-
 /**
  * Receives one inbound SMS: finds the SIM whose MSISDN is its originationNumber's digits
- * (the MSISDN index, shared/msisdn/msisdn-index.ts); an unknown number is logged (its last four
- * digits), counted and dropped. Otherwise the message is stored once under
+ * (the MSISDN index, shared/msisdn/msisdn-index.ts); an unknown number is logged (the logger
+ * shows its last four digits), counted and dropped. Otherwise the message is stored once under
  * `inboundMessageId(...)` (a repeated inboundMessageId is a `repeat`), as the SIM's owner's,
  * with `in_reply_to`: our message_id when previousPublishedMessageId is the network's id of an
  * SMS we sent to this same SIM (else null). The stream then makes `sms.received`.
@@ -106,7 +103,8 @@ const lastDigits = (number: string): string => `…${msisdnDigits(number).slice(
 export const receiveInboundSms = async (deps: InboundDeps, inbound: InboundSms): Promise<InboundOutcome> => {
   const sim = await findSimByMsisdn(deps.table, inbound.originationNumber);
   if (!sim) {
-    logger.warn('inbound sms from an unknown number dropped', { origination_number: lastDigits(inbound.originationNumber) });
+    // The logger shows only the number's last four digits (shared/observability/redaction.ts).
+    logger.warn('inbound sms from an unknown number dropped', { origination_number: inbound.originationNumber });
     recordMetric('InboundSms', { outcome: 'unknown_number' });
     return 'unknown_number';
   }

@@ -214,7 +214,7 @@ describe('inbound SMS (two-way)', () => {
     const networkId = randomUUID();
     const lines = await logLinesOf(() => inbound({ originationNumber: '+447700999999', messageBody: 'who am I', inboundMessageId: networkId }));
     expect(logEntries(lines).filter((line) => line.function_name === 'receive-inbound-sms' && line.level === 'WARN')).toEqual([
-      expect.objectContaining({ message: 'inbound sms from an unknown number dropped', origination_number: '…9999', consumer: 'receive-inbound-sms' }),
+      expect.objectContaining({ message: 'inbound sms from an unknown number dropped', origination_number: '•••9999', consumer: 'receive-inbound-sms' }),
     ]);
     expect(metricLines(lines).filter((line) => 'InboundSms' in line).map((line) => [line.InboundSms, line.outcome])).toEqual([[1, 'unknown_number']]);
     const item = await db.send(new GetCommand({ TableName: runtime.tableName, Key: key.message(`mo-${networkId}`), ConsistentRead: true }));
