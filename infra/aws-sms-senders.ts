@@ -1,7 +1,7 @@
 import { Annotations, type Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { TopicName } from '../shared/topology/topics';
-import { AwsSmsChannel, originationIdentityArn } from './constructs/aws-sms';
+import { AwsSmsChannel, originationIdentityArn, smsConfigurationSetName } from './constructs/aws-sms';
 import type { ServiceFunction } from './constructs/service-function';
 import type { TopicConsumer } from './constructs/topic-consumer';
 
@@ -30,7 +30,7 @@ export const configureAwsSms = (
   const inbound = topicConsumers.get('sms-inbound');
   if (settings.smsPhoneNumberId && !inbound) throw new Error('smsPhoneNumberId needs smsTwoWay=true');
   if (!events) return undefined;
-  const configurationSetName = `${stack.stackName}-sms`;
+  const configurationSetName = smsConfigurationSetName(stack);
   const channel = new AwsSmsChannel(stack, 'AwsSms', {
     configurationSetName,
     eventsTopic: events.topic,

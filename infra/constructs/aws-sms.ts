@@ -25,6 +25,27 @@ export const originationIdentityArn = (stack: Stack, identity: string): string =
   return arn('sender-id', `${identity}/*`);
 };
 
+/**
+ * The name of the stack's configuration set (SMS_CONFIGURATION_SET of the sending functions):
+ * one per stack, so the `sms-events` topic's policy can name it before it exists.
+ */
+export const smsConfigurationSetName = (stack: Stack): string => `${stack.stackName}-sms`;
+
+/** The ARN of the stack's configuration set: the `aws:SourceArn` of its event destination's messages. */
+export const smsConfigurationSetArn = (stack: Stack): string =>
+  stack.formatArn({ service: 'sms-voice', resource: 'configuration-set', resourceName: smsConfigurationSetName(stack), arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+
+/**
+ * Every End User Messaging SMS resource of the stack's account and Region
+ * (`arn:<partition>:sms-voice:<region>:<account>:*`): the `aws:SourceArn` AWS documents for the
+ * messages of a two-way channel ("Topic policies for Amazon SNS topics", AWS End User Messaging
+ * SMS User Guide). Not narrower: the two-way channel may be set on a phone number or on a pool,
+ * by this stack or by hand (docs/deploy.md), and AWS does not document which resource's ARN its
+ * messages carry, so a narrower guess could refuse every inbound SMS, and silently.
+ */
+export const smsResourcesOfThisAccountArn = (stack: Stack): string =>
+  stack.formatArn({ service: 'sms-voice', resource: '*', arnFormat: ArnFormat.NO_RESOURCE_NAME });
+
 /** Options of the AWS End User Messaging SMS resources. */
 export interface AwsSmsChannelProps {
   /** Name of the configuration set (SMS_CONFIGURATION_SET of the sending functions). */

@@ -7,6 +7,7 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TopicConsumerDefinition } from '../../shared/topology/topics';
+import { smsConfigurationSetArn, smsResourcesOfThisAccountArn } from './aws-sms';
 import type { ServiceFunction } from './service-function';
 import { consumerFunction, type ConsumerDeployment } from './consumer-function';
 import { failureQueue } from './failure-queue';
@@ -21,8 +22,12 @@ export interface TopicConsumerProps extends ConsumerDeployment {
  * - the topic, encrypted with a customer-managed KMS key of its own (rotated yearly) whose
  *   policy lets the publishing service (`definition.publisher`, for this account only) use it:
  *   the AWS managed SNS key cannot be used by AWS End User Messaging; TLS only;
- * - a topic policy that lets that service principal publish, for this account only
- *   (`aws:SourceAccount`), and nobody else;
+ * - a topic policy that lets that service principal publish for this account only
+ *   (`aws:SourceAccount`) and from its resources that publish to this topic only
+ *   (`aws:SourceArn`, `definition.publishedBy`: the stack's configuration set, or the SMS
+ *   resources of this account and Region for a two-way channel), and nobody else: without the
+ *   source, any configuration set or number of the account, someone else's stack's included,
+ *   could write delivery events or inbound messages into this service;
  * - the consumer function (its definition's access, nothing more), subscribed to the topic;
  *   Lambda retries a failed invocation `retryAttempts` times, then sends it to the failure
  *   queue (an on-failure destination), which is also the subscription's dead-letter queue for
@@ -59,13 +64,14 @@ export class TopicConsumer extends Construct {
       }),
     );
     this.topic = new Topic(this, 'Topic', { displayName: definition.description, masterKey: this.key, enforceSSL: true });
+    const source = definition.publishedBy === 'configurationSet' ? smsConfigurationSetArn(Stack.of(this)) : smsResourcesOfThisAccountArn(Stack.of(this));
     this.topic.addToResourcePolicy(
       new PolicyStatement({
-        sid: 'PublisherOfThisAccountOnly',
+        sid: 'PublisherOfThisAccountAndSourceOnly',
         principals: [publisher],
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': source } },
       }),
     );
 

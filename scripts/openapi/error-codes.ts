@@ -63,7 +63,7 @@ export const errorCodes = {
   message_too_long: code(400, 'message over 160 characters', 'message must be at most 160 characters.'),
   invalid_message_id: code(
     400,
-    'message_id empty, not a string, or with a control character (our code)',
+    'message_id empty, not a string, with a control character, or beginning mo- in any case (reserved for messages from SIMs; our code)',
     'message_id must be a non-empty string of well-formed Unicode without U+FFFE, U+FFFF or control characters.',
   ),
   message_id_too_long: code(400, 'message_id over 48 characters', 'message_id must be at most 48 characters.'),

@@ -175,7 +175,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'SMS',
     summary: 'Send an SMS',
     description:
-      'Sends a mobile-terminated SMS to a SIM in scope; the MSISDN is looked up. The body rules are checked in order (invalid_json, message_required, invalid_message, message_too_long, invalid_message_id, message_id_too_long, invalid_callback_url) before the SIM (404), then duplicate_message_id, no_msisdn, sms_not_configured and the provider. With a callback_url, the delivery receipt is posted there later (webhook deliveryReceipt).',
+      'Sends a mobile-terminated SMS to a SIM in scope; the MSISDN is looked up. The body rules are checked in order (invalid_json, message_required, invalid_message, message_too_long, invalid_message_id, message_id_too_long, invalid_callback_url) before the SIM (404), then duplicate_message_id, no_msisdn, sms_not_configured and the provider. A message_id beginning mo- in any case is invalid_message_id (those are the ids of messages from SIMs), even when it is also over 48 characters. With a callback_url, the delivery receipt is posted there later (webhook deliveryReceipt).',
     pathParameters: iccidParameter,
     requestBody: {
       schema: 'SmsRequest',

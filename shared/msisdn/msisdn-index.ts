@@ -172,13 +172,23 @@ export const msisdnHolders = async (table: MsisdnTable, msisdns: string[]): Prom
  * The SIM that holds an MSISDN (any spelling: only its digits count), or undefined: the claim
  * (GetItem `MSISDN#<digits>`), then the SIM it names (GetItem `SIM#<id>`). A claim whose SIM no
  * longer carries that number (a writer that did not keep the index) counts as no SIM.
+ *
+ * Both reads are strongly consistent (2 read units instead of 1): an inbound SMS is stored as
+ * the message of the SIM found here, readable by that SIM's customer group, so during a
+ * number's reassignment an eventually consistent read, which may return the claim or the SIM
+ * as they were before the last write, could hand another tenant's SIM the message (the former
+ * holder's claim), or drop it (the new holder's SIM item not yet showing the number).
  */
 export const findSimByMsisdn = async (table: MsisdnTable, msisdn: string): Promise<SimItem | undefined> => {
   const digits = msisdnDigits(msisdn);
   if (!digits) return undefined;
-  const claim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.msisdn(digits) }))).Item as MsisdnClaimItem | undefined;
+  const claim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.msisdn(digits), ConsistentRead: true }))).Item as
+    | MsisdnClaimItem
+    | undefined;
   if (claim?.type !== 'msisdn_claim') return undefined;
-  const sim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(claim.sim_id) }))).Item as SimItem | undefined;
+  const sim = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.sim(claim.sim_id), ConsistentRead: true }))).Item as
+    | SimItem
+    | undefined;
   if (sim?.type !== 'sim' || !sim.msisdn || msisdnDigits(sim.msisdn) !== digits) return undefined;
   return sim;
 };

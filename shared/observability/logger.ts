@@ -21,9 +21,13 @@
  * Lines are written to stdout directly, not through console.log: in a Lambda function with
  * the JSON log format, console.log wraps a line as an escaped string inside `message`.
  * No secret is ever written: a field whose name says secret, token, password, authorization,
- * signature, api key or client secret is replaced by "[redacted]", at any depth.
+ * signature, api key or client secret is replaced by "[redacted]", at any depth. No whole phone
+ * number and no URL's path or query is ever written either, whatever the call site: phone
+ * numbers show their last four digits, URLs their origin, by field name and inside any text
+ * (the message and error messages included): ./redaction.ts.
  */
 import { logKeys, type LogFields } from './invocation';
+import { redactText, redactValue } from './redaction';
 
 /** The levels, lowest first. */
 export const logLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -58,17 +62,24 @@ export const logOutput = {
 const secretName = /secret|token|password|authori[sz]ation|signature|api[-_]?key|cookie/i;
 const maxDepth = 8;
 
-/** A value made safe for a line: secrets redacted, Errors as {name, message, stack}, bigints as text. */
-const clean = (value: unknown, depth = 0): unknown => {
-  if (value instanceof Error) return { name: value.name, message: value.message, ...(value.stack ? { stack: value.stack } : {}) };
+/**
+ * A value made safe for a line: secrets redacted, phone numbers masked and URLs cut to their
+ * origin (./redaction.ts; `name` is the field the value is under, or the array's field),
+ * Errors as {name, message, stack}, bigints as text.
+ */
+const clean = (value: unknown, depth = 0, name?: string): unknown => {
+  if (value instanceof Error) {
+    return { name: value.name, message: redactText(value.message), ...(value.stack ? { stack: redactText(value.stack) } : {}) };
+  }
   if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string' || typeof value === 'number') return redactValue(name, value);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= maxDepth) return '[too deep]';
-  if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1, name));
   if (value instanceof Date) return value.toISOString();
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    result[key] = secretName.test(key) ? '[redacted]' : clean(item, depth + 1);
+    result[key] = secretName.test(key) ? '[redacted]' : clean(item, depth + 1, key);
   }
   return result;
 };
@@ -80,7 +91,7 @@ export const isLevelEnabled = (level: LogLevel): boolean => logLevels.indexOf(le
 export const formatLine = (level: LogLevel, message: string, fields: LogFields = {}): string =>
   JSON.stringify({
     level,
-    message,
+    message: redactText(message),
     timestamp: new Date().toISOString(),
     service: settings.service,
     ...(clean(logKeys()) as LogFields),

@@ -15,6 +15,7 @@ import { appendLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { findSimByMsisdn, msisdnDigits } from '../msisdn/msisdn-index';
+import { inboundMessageIdPrefix } from './message-id';
 import { findMessageByProviderId, type MessageTable } from './message-store';
 import { isoWithOffset } from './time';
 
@@ -73,10 +74,14 @@ export const parseInboundSms = (message: string): InboundSms => {
  * The message id an inbound SMS is stored and read back under: `mo-` and the network's
  * inboundMessageId (a UUID), or `mo-` and a SHA-256 of an id that is not one; the same id for
  * every delivery of one inbound message, so a repeat is taken once (a conditional put). Sent
- * messages' ids are the callers' own or UUIDs, so they never start with `mo-` and a UUID.
+ * messages' ids are UUIDs or the callers' own, which may not begin `mo-` in any case
+ * (./message-id.ts, callerMessageIdPattern; 400 invalid_message_id), so no sent message holds
+ * an inbound message's id.
  */
 export const inboundMessageId = (networkId: string): string =>
-  /^[A-Za-z0-9-]{1,45}$/.test(networkId) ? `mo-${networkId}` : `mo-${createHash('sha256').update(networkId).digest('hex').slice(0, 40)}`;
+  /^[A-Za-z0-9-]{1,45}$/.test(networkId)
+    ? `${inboundMessageIdPrefix}${networkId}`
+    : `${inboundMessageIdPrefix}${createHash('sha256').update(networkId).digest('hex').slice(0, 40)}`;
 
 /** What receiving one inbound SMS did. */
 export type InboundOutcome = 'stored' | 'repeat' | 'unknown_number';
@@ -87,13 +92,10 @@ export interface InboundDeps {
   now: () => Date;
 }
 
-/** The last four digits of a number, for logs (no whole phone number is logged). */
-const lastDigits = (number: string): string => `…${msisdnDigits(number).slice(-4)}`;
-
 /**
  * Receives one inbound SMS: finds the SIM whose MSISDN is its originationNumber's digits
- * (the MSISDN index, shared/msisdn/msisdn-index.ts); an unknown number is logged (its last four
- * digits), counted and dropped. Otherwise the message is stored once under
+ * (the MSISDN index, shared/msisdn/msisdn-index.ts); an unknown number is logged (the logger
+ * shows its last four digits), counted and dropped. Otherwise the message is stored once under
  * `inboundMessageId(...)` (a repeated inboundMessageId is a `repeat`), as the SIM's owner's,
  * with `in_reply_to`: our message_id when previousPublishedMessageId is the network's id of an
  * SMS we sent to this same SIM (else null). The stream then makes `sms.received`.
@@ -101,7 +103,8 @@ const lastDigits = (number: string): string => `…${msisdnDigits(number).slice(
 export const receiveInboundSms = async (deps: InboundDeps, inbound: InboundSms): Promise<InboundOutcome> => {
   const sim = await findSimByMsisdn(deps.table, inbound.originationNumber);
   if (!sim) {
-    logger.warn('inbound sms from an unknown number dropped', { origination_number: lastDigits(inbound.originationNumber) });
+    // The logger shows only the number's last four digits (shared/observability/redaction.ts).
+    logger.warn('inbound sms from an unknown number dropped', { origination_number: inbound.originationNumber });
     recordMetric('InboundSms', { outcome: 'unknown_number' });
     return 'unknown_number';
   }

@@ -117,8 +117,9 @@ export const recordReceipt = async (deps: ReceiptDeps, receipt: ProviderReceipt)
  * Puts the delivery receipt of a message that has just moved to `status` onto the callbacks
  * queue, when it has a callback_url (A4): called only by the write that made the move, so each
  * message's receipt is forwarded once. When the queue cannot be reached the move stays recorded
- * and the receipt is logged in full as an ERROR for a manual replay (a retry of the report
- * would be a repeat and queue nothing).
+ * and the receipt is logged as an ERROR for a manual replay (a retry of the report would be a
+ * repeat and queue nothing): its msisdn and callback_url as the logger shows them (last four
+ * digits, origin: shared/observability/redaction.ts); the whole values are in the message item.
  */
 export const queueForForwarding = async (
   queue: ReceiptQueue | undefined,

@@ -3,7 +3,7 @@ import { CallbackUrlRefused, checkCallbackUrl, maxCallbackUrlLength, type Callba
 import { isCarriableText, isIdentifierText } from '../text/characters';
 import { codedAnswers, refusalMessage } from '../validation/coded-message';
 import { validateWithAsync } from '../validation/validate';
-import { maxMessageIdCharacters } from './message-id';
+import { callerMessageIdPattern, maxMessageIdCharacters } from './message-id';
 
 /**
  * A3's request body as a valibot schema: the rules 2 to 5 of spec A3 that the send-sms route
@@ -35,6 +35,10 @@ const invalidMessageId = refusalMessage(
   'invalid_message_id',
   'message_id must be a non-empty string of well-formed Unicode without U+FFFE, U+FFFF or control characters.',
 );
+const reservedMessageId = refusalMessage(
+  'invalid_message_id',
+  'message_id must not begin with "mo-" (in any case): ids beginning mo- are those of messages from SIMs.',
+);
 const messageIdTooLong = refusalMessage('message_id_too_long', `message_id must be at most ${maxMessageIdCharacters} characters.`);
 const callbackUrlNotString = refusalMessage('invalid_callback_url', 'callback_url must be a non-empty string.');
 
@@ -60,9 +64,11 @@ export const smsBodySchema = v.pipe(
             v.string(invalidMessageId),
             v.minLength(1, invalidMessageId),
             v.check(isIdentifierText, invalidMessageId),
+            // The prefix of inbound messages' ids, refused before the length: a long mo- id is invalid_message_id.
+            v.regex(callerMessageIdPattern, reservedMessageId),
             v.maxCodePoints(maxMessageIdCharacters, messageIdTooLong),
             v.description(
-              `Caller's correlation id, globally unique, 1 to ${maxMessageIdCharacters} characters without control characters, U+FFFE or U+FFFF (400 invalid_message_id). Generated (a UUID) when omitted or null.`,
+              `Caller's correlation id, globally unique, 1 to ${maxMessageIdCharacters} characters without control characters, U+FFFE or U+FFFF, not beginning with mo- in any case (reserved for messages from SIMs) (400 invalid_message_id, judged before message_id_too_long). Generated (a UUID) when omitted or null.`,
             ),
           ),
         ),
@@ -90,8 +96,9 @@ export const smsBodySchema = v.pipe(
  * 400 message_required, invalid_message: no lone surrogate, U+FFFE, U+FFFF or control
  * character other than tab and line breaks, see shared/text/characters.ts), at most 160
  * characters (message_too_long); message_id, when given, a non-empty string of carriable
- * characters without any control character (invalid_message_id), at most 48 characters
- * (message_id_too_long); then, once every field passed, callback_url, when given, HTTPS and
+ * characters without any control character and not beginning `mo-` in any case, the prefix of
+ * inbound messages' ids (invalid_message_id, also when it is over 48 characters), at most 48
+ * characters (message_id_too_long); then, once every field passed, callback_url, when given, HTTPS and
  * publicly reachable, its host resolved now (invalid_callback_url, checkCallbackUrl's detail).
  * `null` counts as absent for the optional fields. The output is the SmsRequest.
  */

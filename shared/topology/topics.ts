@@ -25,6 +25,13 @@ export interface TopicConsumerDefinition {
   feature: TopicFeature;
   /** The AWS service principal that publishes to the topic (only it, of this account, may). */
   publisher: 'sms-voice.amazonaws.com';
+  /**
+   * Which of the publisher's resources may publish (the topic policy's `aws:SourceArn`, beside
+   * `aws:SourceAccount`: infra/constructs/topic-consumer.ts): `configurationSet`, the stack's
+   * own configuration set (its event destination); `twoWayChannel`, End User Messaging SMS
+   * resources of this account and Region (the two-way channel of an origination number).
+   */
+  publishedBy: 'configurationSet' | 'twoWayChannel';
   /** The consumer: function name and handler module (exports `handler`). */
   consumer: { name: string; handler: string };
   timeoutSeconds: number;
@@ -43,6 +50,7 @@ export const topicConsumers: TopicConsumerDefinition[] = [
     description: 'SMS delivery events (AWS End User Messaging configuration set)',
     feature: 'awsSms',
     publisher: 'sms-voice.amazonaws.com',
+    publishedBy: 'configurationSet',
     consumer: { name: 'record-sms-events', handler: 'functions/record-sms-events.ts' },
     timeoutSeconds: 30,
     retryAttempts: 2,
@@ -55,6 +63,7 @@ export const topicConsumers: TopicConsumerDefinition[] = [
     description: 'Inbound SMS (two-way channel of the origination number)',
     feature: 'smsTwoWay',
     publisher: 'sms-voice.amazonaws.com',
+    publishedBy: 'twoWayChannel',
     consumer: { name: 'receive-inbound-sms', handler: 'functions/receive-inbound-sms.ts' },
     timeoutSeconds: 30,
     retryAttempts: 2,

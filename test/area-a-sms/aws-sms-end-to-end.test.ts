@@ -173,6 +173,37 @@ describe('inbound SMS (two-way)', () => {
     expect(page).toContain(`<code>${askedId}</code>`);
   });
 
+  it("still reaches its own SIM's customer when another customer group tried to send an SMS under its id first", async () => {
+    const networkId = randomUUID();
+    const messageId = inboundMessageId(networkId);
+    for (const shadow of [messageId, messageId.toUpperCase()]) {
+      const refused = await postSms(runtime.baseUrl, acme(), sims.acme.iccid, { message: 'shadow', message_id: shadow });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: { detail: 'message_id must not begin with "mo-" (in any case): ids beginning mo- are those of messages from SIMs.', code: 'invalid_message_id' },
+      });
+    }
+    expect(runtime.awsSms.messages().filter((message) => message.context.message_id?.toLowerCase() === messageId)).toEqual([]);
+
+    const lines = await logLinesOf(() => inbound({ originationNumber: `+${sims.globex.msisdn}`, messageBody: 'globex here', inboundMessageId: networkId }));
+    expect(metricLines(lines).filter((line) => 'InboundSms' in line).map((line) => line.outcome)).toEqual(['stored']);
+    const readBack = await getSms(runtime.baseUrl, globex(), sims.globex.iccid, messageId);
+    expect({ status: readBack.status, body: readBack.body }).toEqual({
+      status: 200,
+      body: {
+        message_id: messageId,
+        direction: 'mo',
+        iccid: sims.globex.iccid,
+        msisdn: sims.globex.msisdn,
+        status: 'received',
+        message: 'globex here',
+        received_at: expect.stringMatching(isoWithOffset),
+        in_reply_to: null,
+      },
+    });
+    expect((await getSms(runtime.baseUrl, acme(), sims.acme.iccid, messageId)).status).toBe(404);
+  });
+
   it('answers in_reply_to null when the previous message was not one sent to this SIM', async () => {
     const networkId = randomUUID();
     await inbound({ originationNumber: `+${sims.acme.msisdn}`, messageBody: 'hi', inboundMessageId: networkId, previousPublishedMessageId: 'somebody-elses' });
@@ -183,7 +214,7 @@ describe('inbound SMS (two-way)', () => {
     const networkId = randomUUID();
     const lines = await logLinesOf(() => inbound({ originationNumber: '+447700999999', messageBody: 'who am I', inboundMessageId: networkId }));
     expect(logEntries(lines).filter((line) => line.function_name === 'receive-inbound-sms' && line.level === 'WARN')).toEqual([
-      expect.objectContaining({ message: 'inbound sms from an unknown number dropped', origination_number: '…9999', consumer: 'receive-inbound-sms' }),
+      expect.objectContaining({ message: 'inbound sms from an unknown number dropped', origination_number: '•••9999', consumer: 'receive-inbound-sms' }),
     ]);
     expect(metricLines(lines).filter((line) => 'InboundSms' in line).map((line) => [line.InboundSms, line.outcome])).toEqual([[1, 'unknown_number']]);
     const item = await db.send(new GetCommand({ TableName: runtime.tableName, Key: key.message(`mo-${networkId}`), ConsistentRead: true }));

@@ -163,7 +163,7 @@ describe('failed forwards: one log line, no retry', () => {
         status: 'delivered',
         callback_host: `localhost:${receiver.port}`,
         reason: 'redirect_not_followed',
-        detail: `answered 302 to https://127.0.0.1:${receiver.port}/ok/redirected; redirects are not followed`,
+        detail: `answered 302 to https://127.0.0.1:${receiver.port}; redirects are not followed`,
         http_status: 302,
       },
     ]);

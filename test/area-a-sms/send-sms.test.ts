@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../support/runtime';
 import { getSms, postReceipt, postSms, type TestResponse } from './support/http';
@@ -94,6 +95,30 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
     expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: '' }))).toEqual(invalid);
     const longest = `${'é'.repeat(30)}${uniqueId('m')}`.slice(0, 48);
     expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: longest }))).toEqual(accepted(longest, sims.acme));
+  });
+
+  it('4. answers invalid_message_id for a message_id beginning mo- in any case, even over 48 characters, and reserves and sends nothing', async () => {
+    const reserved = error(
+      400,
+      'invalid_message_id',
+      'message_id must not begin with "mo-" (in any case): ids beginning mo- are those of messages from SIMs.',
+    );
+    const ids = ['mo-', `mo-${randomUUID()}`, `MO-${randomUUID()}`, `Mo-${uniqueId('x')}`, `mO-${uniqueId('y')}`, `mo-${'x'.repeat(46)}`];
+    for (const messageId of ids) {
+      expect(view(await send(sims.acme.iccid, { message: 'shadow', message_id: messageId, callback_url: 'https://127.0.0.1/hook' })), messageId).toEqual(reserved);
+    }
+    // Judged before the SIM (an unknown ICCID is still the body's error) and after the id's characters.
+    expect(view(await send('8944500000009999999', { message: 'hi', message_id: `mo-${randomUUID()}` }))).toEqual(reserved);
+    expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: 'mo-\u0000' }))).toEqual(
+      error(400, 'invalid_message_id', 'message_id must be a non-empty string of well-formed Unicode without U+FFFE, U+FFFF or control characters.'),
+    );
+    // Nothing was handed to the provider, and nothing reserved: the same ids are free for the read-back's 404.
+    expect((await handedMessages(runtime)).filter((message) => ids.includes(message.reference))).toEqual([]);
+    expect(view(await getSms(runtime.baseUrl, acme(), sims.acme.iccid, ids[1]!))).toEqual(error(404, 'not_found', 'Not found.'));
+    // Only the prefix is reserved: mo without the hyphen, or mo- further in, is an ordinary id.
+    for (const messageId of [uniqueId('mox'), `x-mo-${uniqueId('z')}`, `mo_${uniqueId('w')}`]) {
+      expect(view(await send(sims.acme.iccid, { message: 'hi', message_id: messageId }))).toEqual(accepted(messageId, sims.acme));
+    }
   });
 
   it('5. answers invalid_callback_url for a URL that is not HTTPS or not publicly reachable', async () => {

@@ -72,8 +72,18 @@ describe('the stack with SMS through AWS End User Messaging and two-way SMS', ()
     }
   });
 
-  it('lets only the SMS service principal of this account publish to the topics, over TLS', () => {
+  it('lets only the SMS service principal of this account publish to the topics, from the configuration set or the SMS resources of this account and Region, over TLS', () => {
     const { json, stack } = synthesised;
+    const arnOf = (resource: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sms-voice:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:${resource}`]],
+    });
+    const sources = new Map([
+      // Only this stack's configuration set: another set of the account cannot write delivery events here.
+      ['sms-events', arnOf('configuration-set/SimCheckoutService-dev-sms')],
+      // The two-way channel of a number (or pool) of this account and Region, as AWS documents it.
+      ['sms-inbound', arnOf('*')],
+    ]);
+    expect([...sources.keys()]).toEqual(topicConsumers.map((definition) => definition.topic));
     for (const definition of topicConsumers) {
       const topicId = logicalId(synthesised, stack.topicConsumers.get(definition.topic)!.topic);
       const policies = idsOfType(json, 'AWS::SNS::TopicPolicy')
@@ -84,12 +94,15 @@ describe('the stack with SMS through AWS End User Messaging and two-way SMS', ()
       const allows = statements.filter((statement) => statement.Effect === 'Allow');
       expect(allows).toEqual([
         {
-          Sid: 'PublisherOfThisAccountOnly',
+          Sid: 'PublisherOfThisAccountAndSourceOnly',
           Effect: 'Allow',
           Principal: { Service: 'sms-voice.amazonaws.com' },
           Action: 'sns:Publish',
           Resource: { Ref: topicId },
-          Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          Condition: {
+            StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            ArnLike: { 'aws:SourceArn': sources.get(definition.topic) },
+          },
         },
       ]);
       expect(statements.filter((statement) => statement.Effect === 'Deny')).toEqual([

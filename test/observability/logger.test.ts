@@ -90,6 +90,59 @@ describe('the logger', () => {
     });
   });
 
+  it('never writes a whole phone number or a URL path and query: by field name at any depth, and inside any text', () => {
+    capture = captureLogLines();
+    withInvocation(invocation('logger-test-d', 'req-d'), {}, () => {
+      appendLogKeys({ msisdn: '447700900001' });
+      logger.error('receipt could not be queued for +44 7700 900002 at https://hooks.example.com:8443/sms/r?token=abc.', {
+        queued: {
+          receipt: { message_id: 'm-12345678', iccid: '8944500000000001001', msisdn: '447700900003', status: 'delivered' },
+          callback_url: 'https://user:pw@hooks.example.com/receipts/acme?token=t0k3n',
+          customer_id: 'acme',
+        },
+        originationNumber: '+447700900004',
+        to: 447700900005,
+        msisdns: ['447700900006', '+447700900007'],
+        QueueUrl: 'http://127.0.0.1:9324/000000000000/callbacks',
+        location: 'not a url/at all',
+        count: 12,
+        msisdn_claim: 29,
+        error: new Error('SendTextMessage answered 400: {"DestinationPhoneNumber":"447700900008"} opted out 447700900009; see https://docs.example.com/x?y=z'),
+        detail: 'answered 302 to https://127.0.0.1:3000/ok/redirected; redirects are not followed',
+        arn: 'arn:aws:sns:eu-west-2:123456789012:topic',
+        short: 'SIM 1003 at 2026-11-25T10:00:00.000Z, id 8f0a1b2c-1234-4abc-8def-123456789012',
+      });
+    });
+    const [line] = capture.lines();
+    expect(line).toMatchObject({
+      message: 'receipt could not be queued for •••0002 at https://hooks.example.com:8443.',
+      msisdn: '•••0001',
+      queued: {
+        receipt: { message_id: 'm-12345678', iccid: '8944500000000001001', msisdn: '•••0003', status: 'delivered' },
+        callback_url: 'https://hooks.example.com',
+        customer_id: 'acme',
+      },
+      originationNumber: '•••0004',
+      to: '•••0005',
+      msisdns: ['•••0006', '•••0007'],
+      QueueUrl: 'http://127.0.0.1:9324',
+      location: '[url]',
+      count: 12,
+      msisdn_claim: 29,
+      error: {
+        name: 'Error',
+        message: 'SendTextMessage answered 400: {"DestinationPhoneNumber":"•••0008"} opted out •••0009; see https://docs.example.com',
+        stack: expect.stringContaining('opted out •••0009; see https://docs.example.com\n'),
+      },
+      detail: 'answered 302 to https://127.0.0.1:3000; redirects are not followed',
+      arn: 'arn:aws:sns:eu-west-2:123456789012:topic',
+      short: 'SIM 1003 at 2026-11-25T10:00:00.000Z, id 8f0a1b2c-1234-4abc-8def-123456789012',
+    });
+    const text = JSON.stringify(line);
+    for (let last = 1; last <= 9; last += 1) expect(text).not.toContain(`44770090000${last}`);
+    for (const leak of ['/sms/r', 'token=', '/receipts/acme', 'user:pw', '/ok/redirected', '/callbacks', '/x?y']) expect(text).not.toContain(leak);
+  });
+
   it('writes an Error as its name, message and stack', () => {
     capture = captureLogLines();
     logger.error('failed', { error: new TypeError('bad') });
