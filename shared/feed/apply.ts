@@ -13,13 +13,16 @@ export interface FeedMessage {
   batchId: string;
 }
 
-/** A message that is no JSON Lines text at all (empty, or with a NUL): it goes to the dead-letter queue after its retries. */
+/** A message that holds no line at all (blank): it goes to the dead-letter queue after its retries. */
 export class UnreadableFeedMessage extends Error {
   override name = 'UnreadableFeedMessage';
 }
 
-/** Whether a message's body is JSON Lines text at all: not blank, and without a NUL (else UnreadableFeedMessage). */
-export const isFeedText = (body: string): boolean => body.trim() !== '' && !body.includes('\u0000');
+/**
+ * Whether a message's body holds a line at all (else UnreadableFeedMessage). Whatever a line
+ * holds (a NUL, binary garbage) refuses that line alone: it is not JSON.
+ */
+export const isFeedText = (body: string): boolean => body.trim() !== '';
 
 /** A stretch of a message applied as one: a customer or bundle line, or a run of SIM lines in a row. */
 type Segment = { kind: 'entity'; line: number; record: FeedRecordOf<'customer'> | FeedRecordOf<'data_bundle'> } | { kind: 'sims'; lines: SimLine[] };

@@ -34,6 +34,6 @@ const firstLineOf = (record: SQSRecord): number => {
  */
 export const applyOperatorFeedConsumer = (deps: FeedConsumerDeps) =>
   sqsConsumer('apply-operator-feed', async (record) => {
-    if (!isFeedText(record.body)) throw new UnreadableFeedMessage(`message ${record.messageId} holds no JSON Lines text`);
+    if (!isFeedText(record.body)) throw new UnreadableFeedMessage(`message ${record.messageId} holds no line`);
     await applyFeedMessage(deps, { body: record.body, firstLine: firstLineOf(record), batchId: record.messageId }, deps.now());
   });
