@@ -4,7 +4,6 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { listFeedRejections } from '../shared/feed/journal';
 import { feedCutter, type FeedMessageDraft } from '../shared/feed/messages';
-import { maxLineBytes } from '../shared/feed/records';
 import { sendFeedMessages } from '../local/feed-sender';
 import { barOf, formatCount, progressBar, type ProgressOutput } from './progress-bar';
 
@@ -68,7 +67,7 @@ export const sendFeedFile = async (
   const oversized: FeedUpload['oversized'] = [];
   const cutter = feedCutter((line) => {
     oversized.push(line);
-    progress.err(`Line ${line.line} refused: ${line.bytes} bytes, longer than a record may be (${maxLineBytes})`);
+    progress.err(`Line ${line.line} refused: ${line.reason}`);
   });
   const bar = progressBar<FeedProgress>(progress, feedProgressLine);
   const state: FeedProgress = { phase: 'sending', bytesRead: 0, bytesTotal, linesSent: 0, messagesSent: 0 };

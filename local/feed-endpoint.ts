@@ -3,7 +3,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { listHeldLines } from '../shared/feed/held';
 import { listFeedBatches, listFeedRejections } from '../shared/feed/journal';
-import { feedMessageDrafts } from '../shared/feed/messages';
+import { feedMessageDrafts, leftOutReason } from '../shared/feed/messages';
 import { feedLines, maxLineBytes, readFeedLine } from '../shared/feed/records';
 import { sendFeedMessages } from './feed-sender';
 import type { LocalMount } from './gateway';
@@ -46,7 +46,9 @@ export const queueFeedText = async (deps: FeedEndpointDeps, text: string): Promi
   const lines = feedLines(text);
   const rejected: RefusedLine[] = [];
   for (const { line, text: content } of lines) {
-    const read = readFeedLine(content, Date.now());
+    // A line the sender leaves out (too long, or a character SQS cannot carry) never reaches the journal: say why here.
+    const leftOut = leftOutReason(content);
+    const read = leftOut === undefined ? readFeedLine(content, Date.now()) : { reason: leftOut };
     if ('reason' in read) rejected.push({ line, reason: read.reason });
   }
   const numbered = text.split('\n').map((content, index) => ({ line: index + 1, text: content.endsWith('\r') ? content.slice(0, -1) : content }));

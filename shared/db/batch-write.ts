@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransientFailure } from '../errors/outage';
 import { sleep } from '../time/sleep';
 
 /** One request of a BatchWriteItem: a whole item to put, or the key of one to delete. */
@@ -24,7 +25,7 @@ export const batchWriteAll = async (db: DynamoDBDocumentClient, tableName: strin
         'put' in request ? { PutRequest: { Item: request.put } } : { DeleteRequest: { Key: request.delete } },
       );
       for (let attempt = 1; pending.length > 0; attempt += 1) {
-        if (attempt > maxAttempts) throw new Error(`${pending.length} batched writes stayed unprocessed`);
+        if (attempt > maxAttempts) throw new TransientFailure(`${pending.length} batched writes stayed unprocessed`);
         if (attempt > 1) await sleep(Math.min(50 * 2 ** (attempt - 2), 2000) * (0.5 + Math.random() / 2));
         const output = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
         pending = (output.UnprocessedItems?.[tableName] ?? []) as Record<string, unknown>[];

@@ -101,6 +101,8 @@ export const key = {
     PK: partition.feedHeld(iccid),
     SK: `${padId(sourceMs)}#${batchId}#${String(line).padStart(9, '0')}`,
   }),
+  /** The mark that an ICCID has held feed records (read 100 at a time for the SIMs a message creates). */
+  feedHeldMark: (iccid: string) => ({ PK: partition.feedHeld(iccid), SK: 'MARK' }),
   /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day, in one of its count partitions. */

@@ -1,4 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../db/batch-get';
+import { batchWriteAll } from '../db/batch-write';
 import { gsi1, gsi1Partition, key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import type { FeedTable } from './customer-records';
@@ -9,8 +11,9 @@ import { journalDays, journalShardOf } from './journal';
  * "Operator feed": "A record for an ICCID the service has not seen yet is held for 14 days and
  * applied, by the same rules, when the SIM arrives"). A held record is one item under its ICCID
  * (`HELD#<iccid>`, in source-time order), with its line's text as received, listed in the feed
- * journal by day (GSI1 `FEEDHELD#<day>#<shard>`), and gone after 14 days (TTL). When the feed
- * creates the SIM it applies them (./sim-records.ts) and deletes them.
+ * journal by day (GSI1 `FEEDHELD#<day>#<shard>`), beside a mark of its ICCID (`HELD#<iccid>`,
+ * `MARK`) that the feed reads 100 at a time for the SIMs a message creates, and gone after 14
+ * days (TTL). When the feed creates the SIM it applies them (./sim-records.ts) and deletes them.
  */
 
 /** A held line: where it came from, and its text. */
@@ -24,22 +27,39 @@ export interface HeldLine {
   text: string;
 }
 
-/** Keeps a line for a SIM not seen yet (a retried message writes the same item). */
-export const holdLine = async (table: FeedTable, held: HeldLine): Promise<void> => {
+/** The item of a held line (with its place in the journal's listing) and its ICCID's mark. */
+const heldItems = (held: HeldLine): Record<string, unknown>[] => {
   const day = held.received_at.slice(0, 10).replaceAll('-', '');
-  await table.db.send(
-    new PutCommand({
-      TableName: table.tableName,
-      Item: {
-        ...key.feedHeld(held.iccid, held.source_ms, held.batch_id, held.line),
-        ...gsi1.feedHeld(day, journalShardOf(held.batch_id), held.received_at, held.batch_id, held.line),
-        type: 'feed_held',
-        ...held,
-        expires_at: Math.floor(Date.parse(held.received_at) / 1000) + journalDays * 86_400,
-      },
-    }),
-  );
+  const expires_at = Math.floor(Date.parse(held.received_at) / 1000) + journalDays * 86_400;
+  return [
+    {
+      ...key.feedHeld(held.iccid, held.source_ms, held.batch_id, held.line),
+      ...gsi1.feedHeld(day, journalShardOf(held.batch_id), held.received_at, held.batch_id, held.line),
+      type: 'feed_held',
+      ...held,
+      expires_at,
+    },
+    { ...key.feedHeldMark(held.iccid), type: 'feed_held_mark', iccid: held.iccid, expires_at },
+  ];
 };
+
+/**
+ * Keeps the lines of a message that name SIMs not seen yet, with each ICCID's mark (BatchWriteItem,
+ * 25 items a call; a retried message writes the same items).
+ */
+export const holdLines = async (table: FeedTable, held: readonly HeldLine[]): Promise<void> => {
+  const items = new Map<string, Record<string, unknown>>();
+  for (const line of held) for (const item of heldItems(line)) items.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
+  await batchWriteAll(table.db, table.tableName, [...items.values()].map((item) => ({ put: item })));
+};
+
+/** The ICCIDs among these that have held lines (their marks, BatchGetItem, 100 a call). */
+export const iccidsWithHeldLines = async (table: FeedTable, iccids: readonly string[]): Promise<Set<string>> =>
+  new Set(
+    (await batchGetItems(table.db, table.tableName, iccids.map((iccid) => key.feedHeldMark(iccid)), { consistentRead: true }))
+      .filter((item) => item.type === 'feed_held_mark')
+      .map((item) => String(item.iccid)),
+  );
 
 const heldLineOf = (item: Record<string, unknown>): HeldLine => ({
   iccid: String(item.iccid),
@@ -67,14 +87,17 @@ export const heldLinesOf = async (table: FeedTable, iccid: string, nowMs: number
   return lines;
 };
 
-/** Deletes a held line once applied (or refused) when its SIM arrived. */
-export const forgetHeldLine = async (table: FeedTable, held: Pick<HeldLine, 'iccid' | 'source_ms' | 'batch_id' | 'line'>): Promise<void> => {
-  await table.db.send(new DeleteCommand({ TableName: table.tableName, Key: key.feedHeld(held.iccid, held.source_ms, held.batch_id, held.line) }));
+/**
+ * Deletes the held lines of an ICCID once applied (or refused) when its SIM arrived, and its
+ * mark when none is left (a line held meanwhile by another message keeps it: that message looks
+ * for the SIM after writing it, and releases it).
+ */
+export const forgetHeldLines = async (table: FeedTable, iccid: string, lines: readonly Pick<HeldLine, 'source_ms' | 'batch_id' | 'line'>[], keepMark: boolean): Promise<void> => {
+  await batchWriteAll(table.db, table.tableName, [
+    ...lines.map((held) => ({ delete: key.feedHeld(iccid, held.source_ms, held.batch_id, held.line) })),
+    ...(keepMark ? [] : [{ delete: key.feedHeldMark(iccid) }]),
+  ]);
 };
-
-/** Whether the service knows a SIM with this ICCID now (its ICCID item, strongly consistent). */
-export const iccidIsKnown = async (table: FeedTable, iccid: string): Promise<boolean> =>
-  (await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.simIdByIccid(iccid), ConsistentRead: true }))).Item?.type === 'sim_iccid';
 
 /** The lines held now, received in the last 14 days, newest first (at most `limit`): the journal's view. */
 export const listHeldLines = async (table: FeedTable, nowMs: number, limit = 100): Promise<HeldLine[]> => {

@@ -1,4 +1,5 @@
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../db/batch-write';
 import { key, partition } from '../db/keys';
 
 /**
@@ -43,7 +44,7 @@ const dayOf = (iso: string) => iso.slice(0, 10).replaceAll('-', '');
 /** The journal partition of a day a message's items go to. */
 export const journalShardOf = (batchId: string): number => [...batchId].reduce((sum, character) => (sum + character.charCodeAt(0)) % journalShards, 0);
 
-/** Writes a message's counts and its refused lines (25 items per call). */
+/** Writes a message's counts and its refused lines (25 items per call, several calls at once: a message of hostile lines journals hundreds). */
 export const recordFeedBatch = async (
   table: { db: DynamoDBDocumentClient; tableName: string },
   batch: FeedBatch,
@@ -62,14 +63,7 @@ export const recordFeedBatch = async (
       expires_at,
     })),
   ];
-  for (let start = 0; start < items.length; start += 25) {
-    let pending: Record<string, unknown>[] = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; pending.length > 0; attempt += 1) {
-      if (attempt > 10) throw new Error(`${pending.length} feed journal items stayed unprocessed`);
-      const output = await table.db.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: pending } }));
-      pending = (output.UnprocessedItems?.[table.tableName] ?? []) as Record<string, unknown>[];
-    }
-  }
+  await batchWriteAll(table.db, table.tableName, items.map((item) => ({ put: item })));
 };
 
 /** The last `journalDays` days as yyyymmdd, newest first. */

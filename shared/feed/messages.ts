@@ -26,11 +26,31 @@ export interface FeedMessageDraft {
   bytes: number;
 }
 
-/** A line the sender itself refuses (longer than a record may be): it is left out of the messages, its number kept. */
+/**
+ * A line the sender itself refuses: longer than a record may be, or holding a character an SQS
+ * message cannot carry. It is left out of the messages (its number kept), so that it costs no
+ * other line: SQS refuses a whole message for one such character.
+ */
 export interface OversizedLine {
   line: number;
   bytes: number;
+  /** Why it was left out, as the journal would say it. */
+  reason: string;
 }
+
+/**
+ * A character SQS refuses in a message body (it takes tab, LF, CR, U+0020 to U+D7FF, U+E000 to
+ * U+FFFD and U+10000 up): other C0 controls, U+FFFE, U+FFFF, and a surrogate without its pair.
+ */
+const unsendable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why the sender leaves a line out, or undefined for a line it sends. */
+export const leftOutReason = (text: string, bytes = Buffer.byteLength(text, 'utf8')): string | undefined => {
+  if (bytes > maxLineBytes) return `the line is longer than ${maxLineBytes} bytes`;
+  const character = unsendable.exec(text)?.[0];
+  if (character !== undefined) return `the line holds U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}, which a queue message cannot carry`;
+  return undefined;
+};
 
 /** Cuts lines into messages one line at a time (for a file read line by line). */
 export interface FeedCutter {
@@ -42,9 +62,10 @@ export interface FeedCutter {
 
 /**
  * A cutter of numbered lines into messages of at most `maxBytes`. A line longer than a record
- * may be (records.ts, maxLineBytes) is reported through `onOversized` and sent as an empty
- * line, so the lines after it keep their numbers; a message of blank lines only is not sent
- * (the consumer would take it for an unreadable one).
+ * may be (records.ts, maxLineBytes) or holding a character SQS cannot carry (leftOutReason) is
+ * reported through `onOversized` and sent as an empty line, so the lines after it keep their
+ * numbers; a message of blank lines only is not sent (the consumer would take it for an
+ * unreadable one).
  */
 export const feedCutter = (onOversized: (line: OversizedLine) => void, maxBytes = feedMessageBytes): FeedCutter => {
   let parts: string[] = [];
@@ -60,8 +81,9 @@ export const feedCutter = (onOversized: (line: OversizedLine) => void, maxBytes 
     add: ({ line, text }) => {
       let content = text;
       let size = Buffer.byteLength(content, 'utf8');
-      if (size > maxLineBytes) {
-        onOversized({ line, bytes: size });
+      const reason = leftOutReason(content, size);
+      if (reason !== undefined) {
+        onOversized({ line, bytes: size, reason });
         content = '';
         size = 0;
       }

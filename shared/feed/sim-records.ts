@@ -11,7 +11,7 @@ import { putSimIccid } from '../sims/sim-writes';
 import { applySourcedChange, createSourcedSim, fastListingPath, type Owner, type SourcedChange, type SourcedField, type SourcedOutcome } from '../sims/sourced-writes';
 import { normaliseDecimal } from '../vocabulary/decimal';
 import type { EntityOutcome, FeedTable } from './customer-records';
-import { forgetHeldLine, heldLinesOf, holdLine, iccidIsKnown } from './held';
+import { forgetHeldLines, heldLinesOf, holdLines, iccidsWithHeldLines } from './held';
 import { readFeedLine, type FeedRecordOf } from './records';
 
 /**
@@ -25,12 +25,15 @@ import { readFeedLine, type FeedRecordOf } from './records';
  *    another SIM's ...), a new SIM (a `sim` record with an unknown id and everything a SIM needs),
  *    a change of a known SIM (or of one created by an earlier line), or a line held for a SIM the
  *    service has not seen yet (./held.ts).
- * 3. Take the time positions of every new SIM and every change with a fast write in one call.
- * 4. Apply the lines of each SIM in line order, up to 48 SIMs at once in this container. A new
- *    SIM releases the lines held for its ICCID. A line that fails for any reason but an outage
- *    is refused alone with that reason; an outage (./errors/outage.ts) fails the message, which
- *    comes back (every line is decided by its source time, so applying it again changes nothing
- *    more).
+ * 3. Take the time positions of every new SIM and every change with a fast write in one call,
+ *    and keep the held lines (BatchWriteItem).
+ * 4. Apply the lines of each SIM in line order, up to 48 SIMs at once in this container. A line
+ *    that fails for any reason but an outage is refused alone with that reason; an outage
+ *    (shared/errors/outage.ts) fails the message, which comes back (every line is decided by its
+ *    source time, so applying it again changes nothing more).
+ * 5. Release the lines held for the SIMs the run created (their ICCIDs' marks, 100 a call), and
+ *    for the ICCIDs it held whose SIM exists now (created by another message meanwhile: each
+ *    side writes first and looks after, so one of the two always finds the other).
  *
  * Lines of different SIMs do not depend on one another's order: a number goes to the latest
  * record that names it, whichever arrives first (shared/sims/sourced-writes.ts).
@@ -257,77 +260,56 @@ const newSimItem = (record: FeedRecordOf<'sim'>, owner: Owner, bundle: SimItem['
   updated_at_ms: nowMs,
 });
 
-/** The SIM steps of a run grouped by SIM (a line held for an ICCID goes with the SIM that line creates), each in line order. */
-const groupSteps = (steps: readonly Step[]): Step[][] => {
-  const groups = new Map<string, Step[]>();
-  const alias = new Map<string, string>();
-  const groupKeyOf = (step: Step): string => {
-    if (step.kind === 'hold') return alias.get(`iccid:${step.iccid}`) ?? `iccid:${step.iccid}`;
-    const simKey = `sim:${step.kind === 'create' ? step.sim.id : step.change.simId}`;
-    if (step.kind === 'create') {
-      // Lines held earlier in the run for this ICCID join the new SIM's group, ahead of it.
-      const held = groups.get(`iccid:${step.sim.iccid}`);
-      if (held && !alias.has(`iccid:${step.sim.iccid}`)) {
-        groups.delete(`iccid:${step.sim.iccid}`);
-        groups.set(simKey, [...held, ...(groups.get(simKey) ?? [])]);
-      }
-      alias.set(`iccid:${step.sim.iccid}`, simKey);
-    }
-    return simKey;
-  };
+/** The steps of a run that write a SIM, grouped by SIM, each group in line order. */
+const groupSteps = (steps: readonly Exclude<Step, { kind: 'hold' }>[]): Exclude<Step, { kind: 'hold' }>[][] => {
+  const groups = new Map<number, Exclude<Step, { kind: 'hold' }>[]>();
   for (const step of steps) {
-    const groupKey = groupKeyOf(step);
-    groups.set(groupKey, [...(groups.get(groupKey) ?? []), step]);
+    const simId = step.kind === 'create' ? step.sim.id : step.change.simId;
+    groups.set(simId, [...(groups.get(simId) ?? []), step]);
   }
   return [...groups.values()];
 };
 
 /**
- * Applies a run of SIM lines (the four steps above). `nested`: the run applies lines an earlier
- * message held, inside a SIM's step that already holds one of this container's write slots, so
- * its SIMs are written one after the other, without taking more.
+ * Applies a run of SIM lines (the five steps above). `releasing`: the run applies lines an
+ * earlier message held, now that their SIM exists; it neither holds them again nor releases.
  */
-export const applySimRun = async (table: FeedTable, lines: readonly SimLine[], context: RunContext, nested = false): Promise<SimRunResult> => {
+export const applySimRun = async (table: FeedTable, lines: readonly SimLine[], context: RunContext, releasing = false): Promise<SimRunResult> => {
   const outcomes = new Map<number, SimLineOutcome>();
-  const released: ReleasedLine[] = [];
   const reject = (line: number, reason: string) => outcomes.set(line, { outcome: 'rejected', reason });
 
   const reads = await readRun(table, lines);
   const plans = planRun(lines, reads, context.nowMs);
-  const steps: Step[] = [];
+  const writes: Exclude<Step, { kind: 'hold' }>[] = [];
+  const holds: Extract<Step, { kind: 'hold' }>[] = [];
   for (const [line, plan] of plans) {
     if ('reject' in plan) reject(line, plan.reject);
-    else steps.push(plan);
+    else if (plan.kind === 'hold') holds.push(plan);
+    else writes.push(plan);
   }
-  // Step 3: one position reservation for every new SIM and every change with a fast write.
-  const positioned = steps.flatMap((step): { step: Step; path: string[] }[] => {
-    if (step.kind === 'create') return [{ step, path: step.sim.customer_path }];
-    const path = step.kind === 'change' ? fastListingPath(step.change) : undefined;
+  // Step 3: one position reservation for every new SIM and every change with a fast write; the held lines kept.
+  const positioned = writes.flatMap((step): { step: Step; path: string[] }[] => {
+    const path = step.kind === 'create' ? step.sim.customer_path : fastListingPath(step.change);
     return path ? [{ step, path }] : [];
   });
-  const listings = await reservePositions(table, positioned.map(({ path }) => ({ customer_path: path, updated_at_ms: context.nowMs })), context.nowMs);
+  const [listings] = await Promise.all([
+    reservePositions(table, positioned.map(({ path }) => ({ customer_path: path, updated_at_ms: context.nowMs })), context.nowMs),
+    releasing ? undefined : holdLines(table, holds.map((step) => ({ iccid: step.iccid, batch_id: context.batchId, received_at: context.receivedAt, line: step.line, source_ms: step.sourceMs, text: step.text }))),
+  ]);
+  for (const step of holds) outcomes.set(step.line, { outcome: 'held' });
   const listingOf = new Map<Step, ListingAttributes>(positioned.map(({ step }, index) => [step, listings[index]!]));
 
-  const runStep = async (step: Step): Promise<void> => {
+  // Step 4: the lines of each SIM in order, SIMs at once.
+  const created: string[] = [];
+  const runStep = async (step: Exclude<Step, { kind: 'hold' }>): Promise<void> => {
     try {
-      if (step.kind === 'hold') {
-        await holdLine(table, { iccid: step.iccid, batch_id: context.batchId, received_at: context.receivedAt, line: step.line, source_ms: step.sourceMs, text: step.text });
-        outcomes.set(step.line, { outcome: 'held' });
-        // A SIM created meanwhile by another message may have looked for held lines before this
-        // one was written: look once more, so that one of the two always applies it.
-        if (!nested && (await iccidIsKnown(table, step.iccid))) released.push(...(await releaseHeldLines(table, step.iccid, context)));
-        return;
-      }
       if (step.kind === 'create') {
-        const created = await createSourcedSim(table, step.sim, step.carried, step.sourceMs, context.nowMs, listingOf.get(step)!);
-        if (created === 'iccid-taken') return void reject(step.line, `ICCID ${step.sim.iccid} belongs to another SIM`);
-        if (created === 'id-taken') return void reject(step.line, `SIM ${step.sim.id} has another ICCID: an ICCID never changes`);
-        if (created === 'created') {
-          outcomes.set(step.line, { outcome: 'applied' });
-          if (!nested) released.push(...(await releaseHeldLines(table, step.sim.iccid, context)));
-          return;
-        }
-        // The id was taken meanwhile by this very SIM (a retried message): the record as a change.
+        const result = await createSourcedSim(table, step.sim, step.carried, step.sourceMs, context.nowMs, listingOf.get(step)!);
+        if (result === 'iccid-taken') return void reject(step.line, `ICCID ${step.sim.iccid} belongs to another SIM`);
+        if (result === 'id-taken') return void reject(step.line, `SIM ${step.sim.id} has another ICCID: an ICCID never changes`);
+        created.push(step.sim.iccid);
+        if (result === 'created') return void outcomes.set(step.line, { outcome: 'applied' });
+        // This very SIM was there already (a retried message): the record as a change.
         const { customer_id, customer_name, customer_path } = step.sim;
         const fields = Object.fromEntries(step.carried.map((field) => [field, field === 'customer' ? { customer_id, customer_name, customer_path } : step.sim[field as keyof SimItem]]));
         outcomes.set(step.line, outcomeOf(await applySourcedChange(table, { simId: step.sim.id, iccid: step.sim.iccid, sourceMs: step.sourceMs, fields }, context.nowMs)));
@@ -339,12 +321,23 @@ export const applySimRun = async (table: FeedTable, lines: readonly SimLine[], c
       reject(step.line, `could not be applied: ${errorReason(error)}`);
     }
   };
-  const runGroup = async (group: Step[]) => {
-    for (const step of group) await runStep(step);
-  };
-  const groups = groupSteps(steps);
-  if (nested) for (const group of groups) await runGroup(group);
-  else await Promise.all(groups.map((group) => simWrites(() => runGroup(group))));
+  await Promise.all(
+    groupSteps(writes).map((group) =>
+      simWrites(async () => {
+        for (const step of group) await runStep(step);
+      }),
+    ),
+  );
+  if (releasing) return { outcomes, released: [] };
+
+  // Step 5: lines held for the SIMs created here, and for held ICCIDs whose SIM exists now.
+  const heldIccids = [...new Set(holds.map((step) => step.iccid))];
+  const [marked, knownNow] = await Promise.all([
+    iccidsWithHeldLines(table, created),
+    batchGetItems(table.db, table.tableName, heldIccids.map((iccid) => key.simIdByIccid(iccid)), { consistentRead: true }),
+  ]);
+  for (const item of knownNow) if (item.type === 'sim_iccid') marked.add(String(item.PK).slice(String(key.simIdByIccid('').PK).length));
+  const released = (await Promise.all([...marked].map((iccid) => releaseHeldLines(table, iccid, context)))).flat();
   return { outcomes, released };
 };
 
@@ -357,11 +350,10 @@ const outcomeOf = (result: SourcedOutcome): SimLineOutcome => {
 
 /**
  * Applies the lines held for an ICCID whose SIM now exists, oldest source time first, by the
- * same rules as any line (a nested run), and forgets each once it is decided.
+ * same rules as any line (a run of their own), and forgets each once it is decided.
  */
 const releaseHeldLines = async (table: FeedTable, iccid: string, context: RunContext): Promise<ReleasedLine[]> => {
   const held = await heldLinesOf(table, iccid, context.nowMs);
-  if (held.length === 0) return [];
   const lines: (SimLine & { from: (typeof held)[number] })[] = [];
   const released: ReleasedLine[] = [];
   held.forEach((entry, index) => {
@@ -372,10 +364,12 @@ const releaseHeldLines = async (table: FeedTable, iccid: string, context: RunCon
     }
     lines.push({ line: index + 1, record: read.record, text: entry.text, from: entry });
   });
-  const result = await applySimRun(table, lines, context, true);
+  const result = lines.length > 0 ? await applySimRun(table, lines, context, true) : { outcomes: new Map<number, SimLineOutcome>() };
+  const stillHeld = new Set(lines.filter((line) => result.outcomes.get(line.line)?.outcome === 'held').map((line) => line.from));
   for (const line of lines) {
+    if (stillHeld.has(line.from)) continue;
     released.push({ batchId: line.from.batch_id, line: line.from.line, text: line.text, outcome: result.outcomes.get(line.line) ?? { outcome: 'rejected', reason: 'not applied' } });
   }
-  await Promise.all(held.map((entry, index) => (result.outcomes.get(index + 1)?.outcome === 'held' ? undefined : forgetHeldLine(table, entry))));
+  await forgetHeldLines(table, iccid, held.filter((entry) => !stillHeld.has(entry)), stillHeld.size > 0);
   return released;
 };

@@ -120,8 +120,20 @@ describe('cutting a file into feed messages', () => {
     const long = 'y'.repeat(maxLineBytes + 1);
     const oversized: unknown[] = [];
     const drafts = [...feedMessageDrafts(numbered(['a', long, 'b', '', '']), (entry) => oversized.push(entry))];
-    expect(oversized).toEqual([{ line: 2, bytes: maxLineBytes + 1 }]);
+    expect(oversized).toEqual([{ line: 2, bytes: maxLineBytes + 1, reason: `the line is longer than ${maxLineBytes} bytes` }]);
     expect(drafts).toEqual([{ firstLine: 1, body: 'a\n\nb\n\n', lines: 5, bytes: 6 }]);
     expect([...feedMessageDrafts(numbered(['', ' ']), () => {})]).toEqual([]);
+  });
+
+  it('leaves out a line with a character a queue message cannot carry (SQS would refuse its whole message), its number kept', () => {
+    const leftOut: unknown[] = [];
+    const lines = ['{"a":1}', '{"a":"\u0000"}', '{"a":"\uD800"}', '{"a":"\uFFFF"}', '{"a":"\t\u00e9\uD83D\uDE42"}'];
+    const drafts = [...feedMessageDrafts(numbered(lines), (entry) => leftOut.push(entry))];
+    expect(leftOut).toEqual([
+      { line: 2, bytes: 9, reason: 'the line holds U+0000, which a queue message cannot carry' },
+      { line: 3, bytes: 11, reason: 'the line holds U+D800, which a queue message cannot carry' },
+      { line: 4, bytes: 11, reason: 'the line holds U+FFFF, which a queue message cannot carry' },
+    ]);
+    expect(drafts.map((draft) => draft.body)).toEqual([`{"a":1}\n\n\n\n${lines[4]}`]);
   });
 });
