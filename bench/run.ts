@@ -10,7 +10,8 @@
  *                  read units, p50, p99; write units per kind of SIM change; lag; hot keys
  * 6. rate-limiter – 300 concurrent requests of one developer admit exactly 10
  * 7. feed        – 100,000 in-order usage records through the operator feed's consumer, beside
- *                  the same write requests sent directly (--feed-records=N); memory growth
+ *                  the same write requests sent directly (--feed-records=N); memory growth; 20,000
+ *                  new SIMs the same way (--feed-new-sims=N)
  *
  * It starts what it needs (DynamoDB Local, the SQS emulator, the gateway, the SMS simulator,
  * a Stripe stand-in: startLocalRuntime), stops all of it, and exits 0 even when targets are
@@ -27,6 +28,7 @@
  *          --scale=N                     the scale section's fleet: N SIMs (default 100000; 1000000 takes
  *                                        about half an hour more to load, not for CI)
  *          --feed-records=N              the feed section's records (default 100000)
+ *          --feed-new-sims=N             the feed section's new SIMs (default 20000)
  *          --feed-file-lines=N           the lines of the file it sends through admin feed (default 1000000)
  *          --peer-bundle=PATH            a peer's bundle (index.mjs, or its folder) cold-called beside get-sim;
  *          --peer-event=PATH             its event (default event.json beside it): docs/benchmarks.md, "The peer"

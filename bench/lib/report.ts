@@ -7,6 +7,7 @@ import type { ScaleFigure } from '../sections/scale';
 import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
 import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
+import type { FeedNewSimsResult } from '../sections/feed-new-sims';
 import { instructionRounds } from '../sections/bundles/load-instructions';
 import { coldCallTable } from './cold-call-report';
 import type { RunContext } from './machine';
@@ -40,6 +41,7 @@ export interface BenchResults {
   mergedRuns?: { date: string; commit: string; sections: string[]; loadAverage: number; durationSeconds: number }[];
   rateLimiter?: RateLimiterResult;
   feed?: FeedBenchResult;
+  feedNewSims?: FeedNewSimsResult;
   feedUpload?: FeedUploadResult;
   targets: TargetResult[];
   notes: string[];
@@ -287,6 +289,23 @@ export const renderMarkdown = (results: BenchResults): string => {
   }
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
   if (results.feed) lines.push('## 7. Operator feed: in-order usage records through the consumer', '', feedSection(results.feed), '');
+  if (results.feedNewSims) {
+    const created = results.feedNewSims;
+    lines.push(
+      '### New SIMs through the consumer',
+      '',
+      table(
+        ['', 'SIMs', 'seconds', 'SIMs/s', 'write units / SIM'],
+        [
+          ['apply-operator-feed', created.sims, created.consumer.seconds, created.consumer.simsPerSecond, created.consumer.writeUnitsPerSim],
+          ['the same conditional writes, directly (48 SIMs at once)', created.sims, created.direct.seconds, created.direct.simsPerSecond, '—'],
+        ],
+      ),
+      '',
+      `Rate: ${created.ratio} × the direct one, in ${created.messages} messages. Requests per SIM: ${Object.entries(created.consumer.requestsPerSim).map(([command, count]) => `${command} ${count}`).join(', ')}.`,
+      '',
+    );
+  }
   if (results.feedUpload) {
     const upload = results.feedUpload;
     lines.push(
@@ -320,7 +339,7 @@ export const mergedResults = (earlier: BenchResults, partial: BenchResults): Ben
   const sizes = new Set((partial.scaleRuns ?? []).map((run) => run.sims));
   const sectionsOf = (results: BenchResults) =>
     Object.fromEntries(
-      (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedUpload'] as const)
+      (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedNewSims', 'feedUpload'] as const)
         .filter((name) => (results as unknown as Record<string, unknown>)[name] !== undefined)
         .map((name) => [name, (results as unknown as Record<string, unknown>)[name]]),
     );

@@ -34,6 +34,7 @@ export interface RunSizes {
   scaleUsers: number;
   rateLimiterArrivals: number;
   feedRecords: number;
+  feedNewSims: number;
   feedFileLines: number;
 }
 
@@ -97,6 +98,8 @@ export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions =
     rateLimiterArrivals: quick ? 2_000 : 10_000,
     // The operator feed's in-order usage records (issue #20: 100,000).
     feedRecords: Number(read('feed-records') || (quick ? 10_000 : 100_000)),
+    // New SIMs through the feed (issue #31: a fleet comes in whole, at 60 % of direct writes or more).
+    feedNewSims: Number(read('feed-new-sims') || (quick ? 2_000 : 20_000)),
     // The lines of the file sent through admin feed (issue #20: a million must go through).
     feedFileLines: Number(read('feed-file-lines') || (quick ? 100_000 : 1_000_000)),
   };

@@ -8,6 +8,7 @@ import { readConfiguration } from '../../shared/config/variables';
 import { documentClient } from '../../shared/db/client';
 import { oneCallRoute } from '../baselines/one-call-handler';
 import { runFeed, runFeedUpload } from '../sections/feed';
+import { runFeedNewSims } from '../sections/feed-new-sims';
 import { runLatency } from '../sections/latency';
 import { runRateLimiter } from '../sections/rate-limiter';
 import { runRoundTrips } from '../sections/round-trips';
@@ -156,6 +157,9 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
     if (sections.includes('feed')) {
       results.feed = await guarded('feed', () =>
         runFeed(sectionContext, { dynamodbEndpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, records: sizes.feedRecords }),
+      );
+      results.feedNewSims = await guarded('feed new SIMs', () =>
+        runFeedNewSims(sectionContext, { dynamodbEndpoint: runtime!.dynamodbEndpoint, region: runtime!.env.AWS_REGION!, sims: sizes.feedNewSims }),
       );
       results.feedUpload = await guarded('feed upload', () =>
         runFeedUpload(sectionContext, { sqsEndpoint: runtime!.sqsEndpoint, region: runtime!.env.AWS_REGION!, lines: sizes.feedFileLines, root }),
