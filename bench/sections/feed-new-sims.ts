@@ -11,19 +11,16 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Message } from '@aws-sdk/client-sqs';
 import { createTable } from '../../local/create-table';
-import { lambdaContext } from '../../local/lambda-context';
 import { loadSeedDocument } from '../../local/seed/load';
-import { buildSqsEvent, localQueueArn } from '../../local/sqs-event';
 import { gsi1Partition, key } from '../../shared/db/keys';
-import { feedMessageDrafts, type FeedMessageDraft } from '../../shared/feed/messages';
+import { feedMessageDrafts } from '../../shared/feed/messages';
 import { claimCheck } from '../../shared/msisdn/msisdn-index';
 import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
 import { simIccidItem } from '../../shared/sims/sim-writes';
 import { dayOf, formatPosition } from '../../shared/sim-lists/layout';
-import { queueDefinition } from '../../shared/topology/queues';
 import type { SectionContext } from '../lib/context';
+import { applyThroughConsumer } from '../lib/feed-consumer';
 import { round } from '../lib/stats';
 
 /** What the new-SIM case measured. */
@@ -61,26 +58,15 @@ const countedClient = (endpoint: string, region: string) => {
   return { client, db, requests, units };
 };
 
-/** The messages of the records, five to an invocation. */
-function* invocations(count: number, firstId: number, sourceTime: string): Generator<FeedMessageDraft[]> {
-  const lines = function* () {
-    for (let index = 0; index < count; index += 1) {
-      const id = firstId + index;
-      yield {
-        line: index + 1,
-        text: JSON.stringify({ type: 'sim', source_time: sourceTime, id, iccid: iccidOf(id), msisdn: msisdnOf(id), customer: owners[index % owners.length], status: 'active', connection_status: 'active', tariff_name: 'IoT 1GB', base_cost: '5.00' }),
-      };
-    }
-  };
-  let batch: FeedMessageDraft[] = [];
-  for (const draft of feedMessageDrafts(lines(), () => {})) {
-    batch.push(draft);
-    if (batch.length === 5) {
-      yield batch;
-      batch = [];
-    }
+/** The `sim` records of `count` new SIMs from `firstId`, numbered from 1. */
+function* newSimLines(count: number, firstId: number, sourceTime: string): Generator<{ line: number; text: string }> {
+  for (let index = 0; index < count; index += 1) {
+    const id = firstId + index;
+    yield {
+      line: index + 1,
+      text: JSON.stringify({ type: 'sim', source_time: sourceTime, id, iccid: iccidOf(id), msisdn: msisdnOf(id), customer: owners[index % owners.length], status: 'active', connection_status: 'active', tariff_name: 'IoT 1GB', base_cost: '5.00' }),
+    };
   }
-  if (batch.length > 0) yield batch;
 }
 
 /** Runs the new-SIM case of the feed section over `sims` new SIMs. */
@@ -95,24 +81,10 @@ export const runFeedNewSims = async (context: SectionContext, options: { dynamod
     );
     const consumer = countedClient(options.dynamodbEndpoint, options.region);
     const handler = applyOperatorFeedConsumer({ db: consumer.db, tableName, now: Date.now });
-    const queue = queueDefinition('operator-feed');
     const sourceTime = new Date(Date.now() - 60_000).toISOString();
     context.log(`feed: ${options.sims.toLocaleString('en-GB')} new SIMs through the consumer`);
     const started = performance.now();
-    let messages = 0;
-    let invocation = 0;
-    for (const batch of invocations(options.sims, 1, sourceTime)) {
-      const sqsMessages: Message[] = batch.map((draft, index) => ({
-        MessageId: `newsims-${invocation}-${index}`,
-        ReceiptHandle: `r-${invocation}-${index}`,
-        Body: draft.body,
-        MessageAttributes: { first_line: { DataType: 'Number', StringValue: String(draft.firstLine) } },
-      }));
-      const result = await handler(buildSqsEvent(sqsMessages, localQueueArn(queue.name)), lambdaContext({ name: queue.consumer.name, timeoutSeconds: queue.consumerTimeoutSeconds }));
-      if (result.batchItemFailures.length > 0) throw new Error(`the consumer failed ${result.batchItemFailures.length} messages of invocation ${invocation}`);
-      messages += batch.length;
-      invocation += 1;
-    }
+    const { messages } = await applyThroughConsumer(handler, feedMessageDrafts(newSimLines(options.sims, 1, sourceTime), () => {}), 'newsims');
     const consumerSeconds = (performance.now() - started) / 1000;
     const requestsPerSim = Object.fromEntries(Object.entries(consumer.requests).map(([command, count]) => [command, round(count / options.sims, 3)]));
     consumer.client.destroy();

@@ -19,17 +19,15 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createTable } from '../../local/create-table';
-import { lambdaContext } from '../../local/lambda-context';
-import { buildSqsEvent, localQueueArn } from '../../local/sqs-event';
 import type { SimItem } from '../../shared/db/items';
 import { gsi1Partition, key } from '../../shared/db/keys';
 import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
-import { feedMessageDrafts, type FeedMessageDraft } from '../../shared/feed/messages';
+import { feedMessageDrafts } from '../../shared/feed/messages';
+import { applyThroughConsumer } from '../lib/feed-consumer';
 import { simIccidItem } from '../../shared/sims/sim-writes';
 import { fastWriteCommand, type SourcedChange } from '../../shared/sims/sourced-writes';
-import { queueDefinition } from '../../shared/topology/queues';
 import { dayOf, formatPosition } from '../../shared/sim-lists/layout';
 import type { SectionContext } from '../lib/context';
 import { round } from '../lib/stats';
@@ -171,19 +169,6 @@ function* numberedLines(count: number, baseMs: number): Generator<{ line: number
   for (let index = 0; index < count; index += 1) yield { line: index + 1, text: usageLine(index, baseMs) };
 }
 
-/** The messages in invocations of the queue's batch size. */
-function* invocationsOf(drafts: Iterable<FeedMessageDraft>, batchSize: number): Generator<FeedMessageDraft[]> {
-  let batch: FeedMessageDraft[] = [];
-  for (const draft of drafts) {
-    batch.push(draft);
-    if (batch.length === batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
-
 /** Runs the section. */
 export const runFeed = async (context: SectionContext, options: FeedBenchOptions): Promise<FeedBenchResult> => {
   const client = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -200,30 +185,17 @@ export const runFeed = async (context: SectionContext, options: FeedBenchOptions
     const consumerDb = DynamoDBDocumentClient.from(consumerClient, { marshallOptions: { removeUndefinedValues: true } });
     const counted = countRequests(consumerDb);
     const handler = applyOperatorFeedConsumer({ db: consumerDb, tableName, now: Date.now });
-    const queue = queueDefinition('operator-feed');
     const outcomes: Record<string, number> = {};
     const baseMs = Date.parse(`${month}-01T00:00:00Z`);
 
     collectGarbage();
     const before = process.memoryUsage();
     const started = performance.now();
-    let messages = 0;
-    let invocations = 0;
     const groups: number[] = [];
-    for (const batch of invocationsOf(feedMessageDrafts(numberedLines(options.records, baseMs), () => {}), queue.batchSize)) {
-      const sqsMessages: Message[] = batch.map((draft, index) => ({
-        MessageId: `feed-${invocations}-${index}`,
-        ReceiptHandle: `r-${invocations}-${index}`,
-        Body: draft.body,
-        MessageAttributes: { first_line: { DataType: 'Number', StringValue: String(draft.firstLine) } },
-      }));
-      const result = await handler(buildSqsEvent(sqsMessages, localQueueArn(queue.name)), lambdaContext({ name: queue.consumer.name, timeoutSeconds: queue.consumerTimeoutSeconds }));
-      if (result.batchItemFailures.length > 0) throw new Error(`the consumer failed ${result.batchItemFailures.length} messages of invocation ${invocations}`);
-      groups.push(batch.reduce((sum, draft) => sum + draft.lines, 0));
-      messages += batch.length;
-      invocations += 1;
-      if (invocations % 50 === 0) context.log(`feed: ${messages} messages applied`);
-    }
+    const { messages, invocations } = await applyThroughConsumer(handler, feedMessageDrafts(numberedLines(options.records, baseMs), () => {}), 'feed', (applied) => {
+      groups.push(applied.lines);
+      if (applied.invocations % 50 === 0) context.log(`feed: ${applied.messages} messages applied`);
+    });
     const consumerSeconds = (performance.now() - started) / 1000;
     collectGarbage();
     const after = process.memoryUsage();
