@@ -20,13 +20,15 @@
  * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
  * endpoint to DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB Local). An issued token
  * or key is printed once, on its own line, and only its hash is stored. Exit codes: 0 done,
- * 1 refused (unknown user, customer or prefix ...), 2 usage error.
+ * 1 refused (unknown user, customer or prefix ...), 2 usage error, or an argument that breaks
+ * its rule (./arguments.ts: ids, ICCIDs, statuses, amounts; one line, before any read or write).
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminError } from '../shared/auth/admin';
+import { ArgumentRefused, checkArguments } from './arguments';
 import { UsageError, type AdminCommand, type AdminIo } from './command';
 import { credentialCommands } from './credentials';
 import { feedCommands } from './feed';
@@ -57,7 +59,10 @@ const usage = [
   '    (both: --queue-url FULFILMENT_QUEUE_URL [--sqs-endpoint URL] queues the payment event; without it, it is printed)',
 ].join('\n');
 
-const commands: Record<string, AdminCommand> = { ...credentialCommands, ...simCommands, ...feedCommands, ...fulfilmentCommands };
+/** The commands by name: a Map, so that `constructor` or `toString` is an unknown command, not Object's. */
+const commands = new Map<string, AdminCommand>(
+  [credentialCommands, simCommands, feedCommands, fulfilmentCommands].flatMap((group) => Object.entries(group)),
+);
 
 /** Runs one admin command; resolves to the exit code. */
 export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
@@ -92,9 +97,16 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
     return 0;
   }
   const [commandName, argument, ...extra] = positionals;
-  const command = commandName ? commands[commandName] : undefined;
+  const command = commandName ? commands.get(commandName) : undefined;
   if (!command || extra.length > 0) {
     io.err(commandName && !command ? `unknown command "${commandName}"\n${usage}` : usage);
+    return 2;
+  }
+  try {
+    checkArguments(commandName!, argument, values);
+  } catch (error) {
+    if (!(error instanceof ArgumentRefused)) throw error;
+    io.err(error.message);
     return 2;
   }
   const env = io.env;
@@ -128,6 +140,10 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
     );
     return 0;
   } catch (error) {
+    if (error instanceof ArgumentRefused) {
+      io.err(error.message);
+      return 2;
+    }
     if (error instanceof UsageError) {
       io.err(`${error.message}\n${usage}`);
       return 2;

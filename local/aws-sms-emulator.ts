@@ -190,20 +190,21 @@ export const createAwsSmsEmulator = (options: AwsSmsEmulatorOptions): AwsSmsEmul
     if (body.MessageType !== undefined && body.MessageType !== 'TRANSACTIONAL' && body.MessageType !== 'PROMOTIONAL') {
       throw new ApiFault(400, 'ValidationException', 'MessageType must be TRANSACTIONAL or PROMOTIONAL', { Reason: 'INVALID_PARAMETER' });
     }
-    const context: Record<string, string> = {};
+    let context: Record<string, string> = {};
     if (body.Context !== undefined) {
       if (typeof body.Context !== 'object' || body.Context === null || Array.isArray(body.Context)) {
         throw new ApiFault(400, 'ValidationException', 'Context must be a map of strings', { Reason: 'INVALID_PARAMETER' });
       }
-      for (const [name, value] of Object.entries(body.Context as Record<string, unknown>)) {
-        if (typeof value !== 'string') throw new ApiFault(400, 'ValidationException', 'Context values must be strings', { Reason: 'INVALID_PARAMETER' });
-        context[name] = value;
-      }
+      const entries = Object.entries(body.Context as Record<string, unknown>);
+      if (entries.some(([, value]) => typeof value !== 'string')) throw new ApiFault(400, 'ValidationException', 'Context values must be strings', { Reason: 'INVALID_PARAMETER' });
+      // Defined, not assigned: a key named __proto__ stays a key of the context.
+      context = Object.fromEntries(entries) as Record<string, string>;
     }
     const message = body.MessageBody as string;
     if (message.includes('[provider-error]')) throw new ApiFault(400, 'ValidationException', 'Simulated refusal ([provider-error])');
     const marker = /\[aws-error:([A-Za-z]+)(?::([A-Z0-9_]+))?\]/.exec(message);
-    if (marker && markerStatuses[marker[1]!] !== undefined) {
+    // Own entries only: `[aws-error:constructor]` names no error.
+    if (marker && Object.hasOwn(markerStatuses, marker[1]!)) {
       throw new ApiFault(markerStatuses[marker[1]!]!, marker[1]!, `Simulated ${marker[1]}`, marker[2] ? { Reason: marker[2] } : {});
     }
     const requestedAt = Date.now();

@@ -42,13 +42,14 @@ export const prettyLine = (line: string, color = false): string | undefined => {
   }
   if (typeof fields !== 'object' || fields === null) return undefined;
   const correlation = typeof fields.correlation_id === 'string' ? fields.correlation_id.slice(0, 8) : '-';
-  const paint = (level: string) => (color ? `${colors[level] ?? ''}${level.padEnd(6)}${reset}` : level.padEnd(6));
+  const paint = (level: string) => (color ? `${Object.hasOwn(colors, level) ? colors[level] : ''}${level.padEnd(6)}${reset}` : level.padEnd(6));
   if (typeof fields._aws === 'object' && fields._aws !== null) {
     const aws = fields._aws as { Timestamp?: number; CloudWatchMetrics?: Array<{ Metrics?: Array<{ Name: string }>; Dimensions?: string[][] }> };
     const directive = aws.CloudWatchMetrics?.[0];
     const names = (directive?.Metrics ?? []).map((metric) => metric.Name);
     const dimensions = [...new Set((directive?.Dimensions ?? []).flat())].filter((name) => name !== 'service');
-    const text = [...names.map((name) => `${name}=${valueText(fields[name])}`), ...dimensions.map((name) => `${name}=${valueText(fields[name])}`)].join(' ');
+    const field = (name: string) => `${name}=${valueText(Object.hasOwn(fields, name) ? fields[name] : undefined)}`;
+    const text = [...names.map(field), ...dimensions.map(field)].join(' ');
     return `${clock(aws.Timestamp)} ${paint('METRIC')} ${''.padEnd(16)} ${correlation.padEnd(8)}  ${text}`;
   }
   if (typeof fields.level !== 'string' || typeof fields.message !== 'string') return undefined;

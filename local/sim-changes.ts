@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ApiError, isApiError } from '../shared/errors/api-error';
 import { changeSim, parseSimChange, SimChangeRefused } from '../shared/sims/change-sim';
 import { simObject, type SimObject } from '../shared/sims/sim-object';
+import { iccid as iccidRule } from '../shared/vocabulary/fields';
 import type { LocalMount } from './gateway';
 import { readBoundedBody } from './request-body';
 
@@ -32,11 +34,15 @@ export interface SimChangeTable {
 /**
  * The one code path that changes a SIM locally: `POST /_local/sims/<iccid>` (JSON) and the
  * developer console's SIM form (local/console/sections/sims.ts) both call it. Checks `change`
- * (`{status?, data_used_mb?}`, shared/sims/change-sim.ts parseSimChange), writes it as any
+ * (`{status?, data_used_mb?}`, shared/sims/change-sim.ts parseSimChange) and the ICCID by the
+ * seed's rule (shared/vocabulary/fields.ts), both before anything is read, writes it as any
  * writer of SIMs must (changeSim), and returns the SIM as its owner's key sees it. Throws an
- * ApiError: 400 `invalid_request` for a bad value, 404 `not_found` for an unknown ICCID.
+ * ApiError: 400 `invalid_request` for a bad value (the rule's words), 404 `not_found` for an
+ * unknown ICCID.
  */
 export const applySimChange = async (table: SimChangeTable, iccid: string, change: unknown, nowMs: number): Promise<SimObject> => {
+  const checked = v.safeParse(iccidRule(), iccid);
+  if (!checked.success) throw new ApiError(400, 'invalid_request', `iccid ${checked.issues[0].message}.`);
   try {
     const changed = await changeSim(table, iccid, parseSimChange(change), nowMs);
     return simObject(changed, changed.customer_id);

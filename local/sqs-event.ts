@@ -1,5 +1,6 @@
 import type { Message, MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { ownEntries } from './api-gateway-event';
 import { localAccountId, localRegion } from './lambda-context';
 
 /** The ARN of a queue by name, as the local runtime reports it. */
@@ -8,20 +9,24 @@ export const localQueueArn = (queueName: string): string => `arn:aws:sqs:${local
 const toBase64 = (bytes: Uint8Array | undefined): string | undefined =>
   bytes === undefined ? undefined : Buffer.from(bytes).toString('base64');
 
-/** Message attributes in the shape Lambda's SQS event source passes them (camelCase, binary as base64). */
-export const lambdaMessageAttributes = (attributes: Record<string, MessageAttributeValue> | undefined): SQSMessageAttributes => {
-  const result: SQSMessageAttributes = {};
-  for (const [name, value] of Object.entries(attributes ?? {})) {
-    result[name] = {
-      ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}),
-      ...(value.BinaryValue !== undefined ? { binaryValue: toBase64(value.BinaryValue) } : {}),
-      stringListValues: value.StringListValues ?? [],
-      binaryListValues: (value.BinaryListValues ?? []).map((bytes) => toBase64(bytes)!),
-      dataType: value.DataType ?? 'String',
-    };
-  }
-  return result;
-};
+/**
+ * Message attributes in the shape Lambda's SQS event source passes them (camelCase, binary as
+ * base64). Any attribute name a sender chose (`__proto__` is a valid SQS name) is an own entry,
+ * as in the JSON Lambda parses (ownEntries).
+ */
+export const lambdaMessageAttributes = (attributes: Record<string, MessageAttributeValue> | undefined): SQSMessageAttributes =>
+  ownEntries(
+    Object.entries(attributes ?? {}).map(([name, value]) => [
+      name,
+      {
+        ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}),
+        ...(value.BinaryValue !== undefined ? { binaryValue: toBase64(value.BinaryValue) } : {}),
+        stringListValues: value.StringListValues ?? [],
+        binaryListValues: (value.BinaryListValues ?? []).map((bytes) => toBase64(bytes)!),
+        dataType: value.DataType ?? 'String',
+      },
+    ] as const),
+  ) as SQSMessageAttributes;
 
 /**
  * The SQSEvent that Lambda's SQS event source mapping passes for received messages: one

@@ -26,9 +26,21 @@ const splitName = (name: string): string[] => {
   return parts;
 };
 
-/** Decodes a form body or query string into nested parameters (later duplicates win, as in Stripe). */
+/**
+ * An object of the decoded form: without a prototype, so that a name such as `__proto__[x]` or
+ * `constructor` is an ordinary parameter (never Object.prototype, never its members).
+ */
+const formObject = (): Form => Object.create(null) as Form;
+
+/** The largest list index a name may give (`items[9999]`): a larger one would make a list of that length. */
+const maxListIndex = 9_999;
+
+/**
+ * Decodes a form body or query string into nested parameters (later duplicates win, as in
+ * Stripe). Objects have no prototype (formObject); a list index above 9,999 is a syntax error.
+ */
 export const decodeStripeForm = (text: string): Form => {
-  const root: Form = {};
+  const root = formObject();
   for (const [name, value] of new URLSearchParams(text)) {
     const parts = splitName(name);
     let node: Form | FormValue[] = root;
@@ -38,13 +50,14 @@ export const decodeStripeForm = (text: string): Form => {
       const nextIsList = !last && (parts[index + 1] === '' || /^\d+$/.test(parts[index + 1]!));
       if (Array.isArray(node)) {
         const position = part === '' ? node.length : Number(part);
+        if (!Number.isSafeInteger(position) || position > maxListIndex) throw new FormSyntaxError(name);
         if (last) node[position] = value;
-        else node = (node[position] ??= nextIsList ? [] : {}) as Form | FormValue[];
+        else node = (node[position] ??= nextIsList ? [] : formObject()) as Form | FormValue[];
       } else {
         if (last) node[part] = value;
         else {
           const existing = node[part];
-          node = (existing !== undefined && typeof existing === 'object' ? existing : (node[part] = nextIsList ? [] : {})) as Form | FormValue[];
+          node = (existing !== undefined && typeof existing === 'object' ? existing : (node[part] = nextIsList ? [] : formObject())) as Form | FormValue[];
         }
       }
     }

@@ -185,7 +185,7 @@ export class IntentStore {
     if (methodId === undefined) {
       throw parameterMissing('payment_method');
     }
-    const card = testCards[methodId];
+    const card = Object.hasOwn(testCards, methodId) ? testCards[methodId] : undefined;
     if (!card) throw resourceMissing('PaymentMethod', methodId, 'payment_method');
     // Stripe makes a new PaymentMethod of a test id (pm_card_visa -> pm_1...).
     const method = { id: stripeId('pm'), object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getFullYear() + 3 } };

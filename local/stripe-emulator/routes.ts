@@ -54,7 +54,7 @@ const onlyKnown = (params: Form, known: string[]) => {
 };
 
 /** Stripe's minimum charge amounts, in the minor unit (https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts). */
-const minimumAmounts: Record<string, number> = { gbp: 30, usd: 50, eur: 50 };
+const minimumAmounts = new Map([['gbp', 30], ['usd', 50], ['eur', 50]]);
 
 const createParameters = (params: Form): CreateParameters => {
   onlyKnown(params, [
@@ -67,20 +67,22 @@ const createParameters = (params: Form): CreateParameters => {
   const currency = currencyText.toLowerCase();
   if (!/^[a-z]{3}$/.test(currency)) throw invalidValue('currency', `Invalid currency: ${currencyText}.`, 'parameter_invalid_string');
   if (amount < 1) throw invalidValue('amount', 'This value must be greater than or equal to 1.', 'parameter_invalid_integer');
-  const minimum = minimumAmounts[currency];
+  const minimum = minimumAmounts.get(currency);
   if (minimum !== undefined && amount < minimum) {
     throw invalidValue('amount', `Amount must be at least ${minimum} ${currency}`, 'amount_too_small');
   }
   const metadataValue = params.metadata ?? {};
   if (typeof metadataValue !== 'object' || Array.isArray(metadataValue)) throw invalidValue('metadata', 'Invalid metadata: must be a hash');
-  const metadata: Record<string, string> = {};
+  const kept: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(metadataValue)) {
     if (typeof value !== 'string') throw invalidValue(`metadata[${name}]`, 'Invalid metadata value: must be a string');
     if (name.length > 40) throw invalidValue('metadata', `Metadata keys can have up to 40 characters; "${name}" has ${name.length}.`);
     if (value.length > 500) throw invalidValue(`metadata[${name}]`, 'Metadata values can have up to 500 characters.');
     // Stripe deletes a key set to the empty string; at creation it is simply not stored.
-    if (value !== '') metadata[name] = value;
+    if (value !== '') kept.push([name, value]);
   }
+  // Defined, not assigned: a key named __proto__ is a metadata key like any other.
+  const metadata: Record<string, string> = Object.fromEntries(kept);
   if (Object.keys(metadata).length > 50) throw invalidValue('metadata', 'You can have up to 50 metadata keys.');
   const types = params.payment_method_types;
   if (types !== undefined && (!Array.isArray(types) || types.some((type) => typeof type !== 'string'))) {
@@ -160,7 +162,7 @@ const searchFilter = (query: string): ((intent: PaymentIntent) => boolean) => {
     const field = match[1]!;
     if (match[2] !== undefined) {
       const key = match[2];
-      return (intent: PaymentIntent) => intent.metadata[key] === value;
+      return (intent: PaymentIntent) => Object.hasOwn(intent.metadata, key) && intent.metadata[key] === value;
     }
     return (intent: PaymentIntent) => String(intent[field as 'status' | 'currency' | 'amount']) === value;
   });

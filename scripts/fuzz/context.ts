@@ -86,26 +86,72 @@ export const fuzzDeveloperCount = 40;
 /** The token of the extra developer that the harness keeps for its own liveness check. */
 export const livenessToken = 'bearer_fuzzlive_LivenessCheckTokenNotUsedByTheGenerator01';
 
+const sim = (id: number, customer: string, dataBundle: string | null) => ({
+  id,
+  iccid: `894450000000000${id}`,
+  msisdn: `447700900${String(id).slice(-3)}`,
+  status: 'active',
+  connection_status: 'active',
+  customer,
+  tariff_name: 'Fleet Bundle',
+  data_used_mb: '1.00',
+  data_overage_mb: '0.00',
+  base_cost: '1.00',
+  overage_cost: '0.00',
+  data_bundle: dataBundle,
+  updated_at: '2026-11-17T08:00:00+00:00',
+});
+
+/**
+ * What the fuzz seed adds whose names are Object.prototype's own names (names are texts; such
+ * a name is no id, shared/vocabulary/fields.ts reservedIds, so the ids are near them): a second
+ * tenant `Constructor` named `constructor` with a SIM, a developer and an API key, and under the
+ * attacked group `acme` a sub-customer `acme-proto` named `hasOwnProperty` whose SIM draws on a
+ * bundle `Prototype`. The A1 filter `customer=hasOwnProperty` finds that SIM; `customer=constructor`
+ * is another group's name (404).
+ */
+export const hostileTenant = {
+  customers: [
+    { id: 'Constructor', name: 'constructor', parent: null, sms_enabled: true },
+    { id: 'acme-proto', name: 'hasOwnProperty', parent: 'acme', sms_enabled: true },
+  ],
+  data_bundles: [{ id: 'Prototype', customer: 'acme', allowance_mb: '100.00', monthly_cost: '1.00', per_sim_access_fee: '0.10' }],
+  sims: [sim(1031, 'Constructor', null), sim(1032, 'acme-proto', 'Prototype')],
+  users: [{ id: 'u-ctor', email: 'ctor@constructor.example', customer: 'Constructor', active: true, roles: ['developer'] }],
+  bearer_tokens: [{ token: 'bearer_ctor01_ConstructorTenantDeveloperToken0123456789', user: 'u-ctor', revoked: false }],
+  api_keys: [{ key: 'devkey_ctor01_ConstructorTenantApiKey0123456789abcdef', customer: 'Constructor', revoked: false }],
+};
+
 /**
  * The seed the harness runs its own runtime with: the demo seed, SMS enabled for every
  * customer (so that no valid send is the spec's 503 `sms_not_configured`), plus 40
- * developers of the demo key's group (each with its own rate-limit counters) and one kept
- * for the liveness check.
+ * developers of the demo key's group (each with its own rate-limit counters), one kept
+ * for the liveness check, and the hostile tenant (hostileTenant).
  */
 export const fuzzSeedDocument = (): Loose => {
   const seed = JSON.parse(readFileSync(demoSeedFile, 'utf8')) as Loose;
   const group = 'acme';
-  seed.customers = list(seed, 'customers').map((customer) => ({ ...customer, sms_enabled: true }));
+  seed.customers = [
+    ...list(seed, 'customers').map((customer) => ({ ...customer, sms_enabled: true })),
+    // Names that are Object.prototype's (issue #31): another tenant so named, and a
+    // sub-customer of the attacked group so named with a SIM on a bundle of its own.
+    ...hostileTenant.customers,
+  ];
+  seed.data_bundles = [...list(seed, 'data_bundles'), ...hostileTenant.data_bundles];
+  seed.sims = [...list(seed, 'sims'), ...hostileTenant.sims];
   const extra = Array.from({ length: fuzzDeveloperCount }, (_, index) => `fuzz${String(index).padStart(2, '0')}`);
   seed.users = [
     ...list(seed, 'users'),
     ...extra.map((id) => ({ id: `u-${id}`, email: `${id}@acme.example`, customer: group, active: true, roles: ['developer'] })),
     { id: 'u-fuzzlive', email: 'fuzzlive@acme.example', customer: group, active: true, roles: ['developer'] },
+    ...hostileTenant.users,
   ];
+  seed.api_keys = [...list(seed, 'api_keys'), ...hostileTenant.api_keys];
   seed.bearer_tokens = [
     ...list(seed, 'bearer_tokens'),
     ...extra.map((id) => ({ token: `bearer_${id}_FuzzDeveloperToken${id}0123456789abcdef`, user: `u-${id}`, revoked: false })),
     { token: livenessToken, user: 'u-fuzzlive', revoked: false },
+    ...hostileTenant.bearer_tokens,
   ];
   return seed;
 };

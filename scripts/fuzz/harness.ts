@@ -28,6 +28,10 @@ export interface FuzzOptions {
   budgetMs?: number;
   /** Called after each answer (progress output). */
   onAnswer?: (request: FuzzRequest, outcome: WireOutcome, problem: Problem | undefined) => void;
+  /** Request `index` (default: the seeded generator, generate.ts; `--names`: the hostile-name sweep, names.ts). */
+  generate?: (index: number, nowMs: number) => FuzzRequest;
+  /** How to regenerate a request alone, for the report (default `--seed S --index K`). */
+  regenerate?: string;
 }
 
 /** One request that failed the criteria. */
@@ -49,6 +53,8 @@ export interface FuzzReport {
   /** Why the runtime is not alive at the end, or undefined when it is. */
   deadAtEnd?: string;
   durationMs: number;
+  /** The options that regenerate a request with `--index` (e.g. `--names`), beside the seed. */
+  regenerate?: string;
 }
 
 /**
@@ -81,7 +87,7 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
       if (options.budgetMs !== undefined && Date.now() - started > options.budgetMs) return;
       const index = indexes[next++]!;
       const generatedAt = Date.now();
-      const request = generateRequest(options.context, options.seed, index, generatedAt);
+      const request = options.generate ? options.generate(index, generatedAt) : generateRequest(options.context, options.seed, index, generatedAt);
       const outcome = await sendRaw(options.baseUrl, request, options.timeoutMs ?? 40_000);
       sent += 1;
       const status = outcome.answer?.status ?? 0;
@@ -101,5 +107,6 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
     statuses,
     deadAtEnd: await checkAlive(options.baseUrl, options.context),
     durationMs: Date.now() - started,
+    ...(options.regenerate ? { regenerate: options.regenerate } : {}),
   };
 };

@@ -44,7 +44,7 @@ export const formatReport = (report: FuzzReport, baseUrl: string, reproDir: stri
       `✗ ${name}: ${failures.length}× (indexes ${indexes.slice(0, 20).join(', ')}${indexes.length > 20 ? ', ...' : ''})`,
       `  first: seed ${report.seed} index ${first.request.index}, ${first.request.label}`,
       `  answer: ${first.problem.detail}`,
-      `  regenerate: npm run fuzz -- --seed ${report.seed} --index ${first.request.index}`,
+      `  regenerate: npm run fuzz -- ${report.regenerate ? `${report.regenerate} ` : ''}--seed ${report.seed} --index ${first.request.index}`,
     );
     if (first.request.timeBound) {
       const until = new Date(Math.floor(first.generatedAt / 1000) * 1000 + 300_000).toISOString();

@@ -6,6 +6,7 @@
  *     npm run fuzz -- --serve                       # only starts that runtime, to replay printed curls
  *     npm run fuzz -- --base http://127.0.0.1:3000 --seed-file local/demo-seed.json   # npm start's runtime
  *     npm run fuzz -- --base http://127.0.0.1:3999                                   # a --serve runtime
+ *     npm run fuzz -- --names                       # every hostile name in every place of every route (names.ts)
  *
  * Exit status 0 when every answer met the criteria and the runtime is alive, 1 otherwise, 2
  * on a usage error.
@@ -20,6 +21,7 @@ import { captureConsole } from './console-capture';
 import { fuzzContext, fuzzSeedContext, type FuzzContext } from './context';
 import { startFuzzRuntime, type FuzzRuntime } from './fuzz-runtime';
 import { runFuzz } from './harness';
+import { nameCases, nameSweepRequest, nameSweepSize } from './names';
 import { formatReport, passed } from './report';
 
 interface Arguments {
@@ -33,10 +35,11 @@ interface Arguments {
   out: string;
   serve: boolean;
   verbose: boolean;
+  names: boolean;
 }
 
 const usage = `Usage: npm run fuzz -- [--requests N] [--seed S] [--index K[,K...]] [--concurrency C] [--timeout-ms T]
-                        [--base URL [--seed-file FILE]] [--out DIR] [--serve] [--verbose]`;
+                        [--base URL [--seed-file FILE]] [--out DIR] [--serve] [--verbose] [--names]`;
 
 class UsageError extends Error {}
 
@@ -49,6 +52,7 @@ const parseArguments = (args: string[]): Arguments => {
     out: join(tmpdir(), 'sim-fuzz'),
     serve: false,
     verbose: false,
+    names: false,
   };
   const integer = (name: string, value: string | undefined, min: number, max: number): number => {
     const number = Number(value);
@@ -69,6 +73,7 @@ const parseArguments = (args: string[]): Arguments => {
       case '--out': parsed.out = value() ?? parsed.out; break;
       case '--serve': parsed.serve = true; break;
       case '--verbose': parsed.verbose = true; break;
+      case '--names': parsed.names = true; break;
       default: throw new UsageError(`Unknown argument ${args[index]}.\n${usage}`);
     }
   }
@@ -118,14 +123,18 @@ const main = async (): Promise<number> => {
       console.log(`Runtime at ${baseUrl}; its log goes to ${logFile}`);
       restoreConsole = captureConsole(logFile);
     }
-    const progress = Math.max(Math.floor((args.indexes?.length ?? args.requests) / 20), 50);
+    // --names: the hostile-name sweep (names.ts) instead of the seeded generator, every request of it unless --index picks some.
+    const cases = args.names ? nameCases(context) : [];
+    const requests = args.names ? nameSweepSize(cases) : args.requests;
+    const progress = Math.max(Math.floor((args.indexes?.length ?? requests) / 20), 50);
     let answered = 0;
     const report = await runFuzz({
       baseUrl,
       context,
       seed: args.seed,
-      requests: args.requests,
+      requests,
       indexes: args.indexes,
+      ...(args.names ? { generate: (index: number, nowMs: number) => nameSweepRequest(context, cases, index, nowMs), regenerate: '--names' } : {}),
       concurrency: args.concurrency,
       timeoutMs: args.timeoutMs,
       onAnswer: (request, outcome, problem) => {

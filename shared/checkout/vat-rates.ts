@@ -28,7 +28,10 @@ export const vatRates = {
 
 /**
  * The VAT rate in basis points for a buyer in `country` (ISO 3166-1 alpha-2, upper case):
- * GB 20%, an EU member state its standard rate, any other country 0%.
+ * GB 20%, an EU member state its standard rate, any other country 0% (own entries only: a
+ * `constructor` is another country).
  */
 export const vatRateBasisPoints = (country: string): number =>
-  vatRates.unitedKingdom[country] ?? vatRates.europeanUnion[country] ?? 0;
+  (Object.hasOwn(vatRates.unitedKingdom, country) ? vatRates.unitedKingdom[country] : undefined) ??
+  (Object.hasOwn(vatRates.europeanUnion, country) ? vatRates.europeanUnion[country] : undefined) ??
+  0;

@@ -108,15 +108,18 @@ export const mergeDirectory = async (table: { db: DynamoDBDocumentClient; tableN
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
-  const names: Record<string, string> = { '#customers': 'customers', '#bundles': 'bundles' };
+  const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
+  // Each map's name only when it is set: DynamoDB refuses an expression attribute name it does not use.
   Object.entries(item.customers).forEach(([id, entry], index) => {
+    names['#customers'] = 'customers';
     names[`#c${index}`] = id;
     values[`:c${index}`] = entry;
     sets.push(`#customers.#c${index} = :c${index}`);
   });
   Object.entries(item.bundles).forEach(([id, entry], index) => {
+    names['#bundles'] = 'bundles';
     names[`#b${index}`] = id;
     values[`:b${index}`] = entry;
     sets.push(`#bundles.#b${index} = :b${index}`);

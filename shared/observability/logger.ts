@@ -77,11 +77,8 @@ const clean = (value: unknown, depth = 0, name?: string): unknown => {
   if (depth >= maxDepth) return '[too deep]';
   if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1, name));
   if (value instanceof Date) return value.toISOString();
-  const result: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    result[key] = secretName.test(key) ? '[redacted]' : clean(item, depth + 1, key);
-  }
-  return result;
+  // Entries defined, not assigned: a field named __proto__ (from a request body) stays a field.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, secretName.test(key) ? '[redacted]' : clean(item, depth + 1, key)]));
 };
 
 /** Whether a line of `level` is written under the configured level. */

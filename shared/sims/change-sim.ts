@@ -1,11 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import type { CustomerItem, SimItem } from '../db/items';
 import { key } from '../db/keys';
+import { normaliseDecimal } from '../vocabulary/decimal';
+import { decimal, identifier, simStatuses } from '../vocabulary/fields';
 import { readSimByIccid } from './sim-by-iccid';
 import { changeSimFields, type SimFields, type SimTable } from './sim-writes';
 
-/** The SIM status values of the specification. */
-export const simStatuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
+/** The SIM status values of the specification (shared/vocabulary/fields.ts). */
+export { simStatuses };
+
+/** The first message of `rule` for `value` ("must be ..."), or undefined when it holds. */
+const broken = (rule: v.GenericSchema, value: unknown): string | undefined => {
+  const checked = v.safeParse(rule, value);
+  return checked.success ? undefined : checked.issues[0].message;
+};
 
 /** What an operator may change on a SIM (issue #15, point 5): its status, its month-to-date usage and (admin CLI) its owner. */
 export interface SimChange {
@@ -21,7 +30,12 @@ export class SimChangeRefused extends Error {
   override name = 'SimChangeRefused';
 }
 
-/** Checks a change request `{status?, data_used_mb?, customer?}`; throws SimChangeRefused naming the bad field. */
+/**
+ * Checks a change request `{status?, data_used_mb?, customer?}` by the rules of the seed and the
+ * feed (shared/vocabulary/fields.ts: a SIM status, a decimal of at most 12 integer digits and
+ * two decimals, a customer id by the id rule); throws SimChangeRefused naming the bad field in
+ * the rule's words. A JSON number of megabytes is taken as its two-decimal text.
+ */
 export const parseSimChange = (body: unknown, options: { owner?: boolean } = {}): SimChange => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SimChangeRefused('the body must be a JSON object {status?, data_used_mb?}');
   const { status, data_used_mb: used, customer } = body as Record<string, unknown>;
@@ -31,15 +45,15 @@ export const parseSimChange = (body: unknown, options: { owner?: boolean } = {})
     change.status = status as SimChange['status'];
   }
   if (used !== undefined) {
-    const text = typeof used === 'number' ? used.toFixed(2) : used;
-    if (typeof text !== 'string' || !/^\d{1,9}(\.\d{1,2})?$/.test(text)) {
-      throw new SimChangeRefused('data_used_mb must be a non-negative number of megabytes with at most two decimals');
-    }
-    change.data_used_mb = Number(text).toFixed(2);
+    const text = typeof used === 'number' && Number.isFinite(used) && used >= 0 ? used.toFixed(2) : used;
+    const problem = broken(decimal(), text);
+    if (problem) throw new SimChangeRefused(`data_used_mb ${problem}`);
+    change.data_used_mb = normaliseDecimal(text as string);
   }
   if (options.owner && customer !== undefined) {
-    if (typeof customer !== 'string' || customer.length === 0 || customer.length > 200) throw new SimChangeRefused('customer must be a customer id');
-    change.customer = customer;
+    const problem = broken(identifier(), customer);
+    if (problem) throw new SimChangeRefused(`customer ${problem}`);
+    change.customer = customer as string;
   }
   if (change.status === undefined && change.data_used_mb === undefined && change.customer === undefined) {
     throw new SimChangeRefused(options.owner ? 'give status, data_used_mb, customer or several' : 'give status, data_used_mb or both');

@@ -64,10 +64,11 @@ export const parseDeliveryEvent = (message: string): SmsDeliveryEventMessage => 
   const fields = parsed as Record<string, unknown>;
   const eventType = text(fields.eventType, 64);
   if (!eventType || !/^TEXT_[A-Z_]+$/.test(eventType)) throw new MalformedSmsEvent(`not an SMS event: eventType ${JSON.stringify(fields.eventType)}`);
-  const context: Record<string, string> = {};
-  if (typeof fields.context === 'object' && fields.context !== null && !Array.isArray(fields.context)) {
-    for (const [name, value] of Object.entries(fields.context as Record<string, unknown>)) if (typeof value === 'string') context[name] = value;
-  }
+  // Entries defined, not assigned: a context entry named __proto__ stays an entry.
+  const context: Record<string, string> =
+    typeof fields.context === 'object' && fields.context !== null && !Array.isArray(fields.context)
+      ? Object.fromEntries(Object.entries(fields.context as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+      : {};
   const messageId = text(fields.messageId);
   const messageStatus = text(fields.messageStatus, 64);
   const timestamp = typeof fields.eventTimestamp === 'number' && Number.isFinite(fields.eventTimestamp) ? fields.eventTimestamp : undefined;

@@ -57,8 +57,9 @@ const usageFields = ['data_used_mb', 'data_overage_mb', 'base_cost', 'overage_co
 const simChanges = (record: TableStreamRecord, timestamp: string, sim: SimItem, old: SimItem | undefined, directory?: GroupDirectory): LifecycleChange[] => {
   const changes: LifecycleChange[] = [];
   const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
-  const statusEvents: Record<string, 'line.activated' | 'line.suspended'> = { active: 'line.activated', suspended: 'line.suspended' };
-  const statusType = statusEvents[sim.status];
+  // A Map: a status read from the table is looked up as data (an odd item's `constructor` is no event).
+  const statusEvents = new Map<string, 'line.activated' | 'line.suspended'>([['active', 'line.activated'], ['suspended', 'line.suspended']]);
+  const statusType = statusEvents.get(sim.status);
   if (statusType && old?.status !== sim.status) {
     changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber, directory) }) });
   }

@@ -92,6 +92,14 @@ describe('the AWS End User Messaging SMS adapter against a recording stand-in', 
     expect(emulator.requests.length - before).toBe(1);
   });
 
+  it('sends a text whose error marker names a prototype member as an ordinary text (the emulator knows no such error)', async () => {
+    for (const marker of ['constructor', 'toString', 'valueOf']) {
+      expect(await provider().submit({ reference: `m-${marker}`, to: '447700900001', text: `hi [aws-error:${marker}]` })).toEqual({
+        providerMessageId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+    }
+  });
+
   it('retries throttling and 5xx with the SDK, then maps them to `error`', async () => {
     const before = emulator.requests.length;
     expect(await failureOf(provider().submit({ reference: 'm-throttled', to: '447700900001', text: '[aws-error:ThrottlingException]' }))).toEqual({

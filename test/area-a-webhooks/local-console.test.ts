@@ -101,7 +101,7 @@ describe('lifecycle events on one machine', () => {
     expect(await postSim(sims.acme.iccid, JSON.stringify({ data_used_mb: '-1' }))).toEqual({
       status: 400,
       type: 'application/json',
-      body: { detail: 'data_used_mb must be a non-negative number of megabytes with at most two decimals.', code: 'invalid_request' },
+      body: { detail: 'data_used_mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places).', code: 'invalid_request' },
     });
     expect(await postSim(sims.acme.iccid, JSON.stringify({}))).toEqual({
       status: 400,

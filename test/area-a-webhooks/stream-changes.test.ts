@@ -58,6 +58,12 @@ describe('lifecycle changes of a stream record', () => {
     expect(summary(record('INSERT', { ...sim, status: 'stock' }))).toEqual([]);
   });
 
+  it('makes nothing for a status that is one of Object.prototype\'s names (a status is looked up as data)', () => {
+    for (const status of ['constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      expect(summary(record('MODIFY', { ...sim, status }, sim))).toEqual([]);
+    }
+  });
+
   it('makes usage.updated with iccid, usage and cost when usage or cost figures change', () => {
     const [change] = lifecycleChanges(record('MODIFY', { ...sim, data_used_mb: '12.5' }, sim));
     expect(eventFor(change!, 'top')).toMatchObject({

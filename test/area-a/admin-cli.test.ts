@@ -17,16 +17,12 @@ let tableName: string;
 
 beforeAll(async () => {
   tableName = await createTestTable();
-  await loadSeedDocument(
-    {
-      ...areaASeed(Date.now(), [
-        { id: 'ada', customer: 'root' },
-        { id: 'bob', customer: 'north' },
-        { id: 'cy', customer: 'root' },
-      ]),
-    },
-    { client, tableName },
-  );
+  const seed = areaASeed(Date.now(), [
+    { id: 'ada', customer: 'root' },
+    { id: 'bob', customer: 'north' },
+    { id: 'cy', customer: 'root' },
+  ]);
+  await loadSeedDocument(seed, { client, tableName });
 });
 
 afterAll(() => client.destroy());
@@ -143,6 +139,60 @@ describe('npm run admin', () => {
     expect((await admin('issue-token')).code).toBe(2);
     expect((await admin('revoke-key')).code).toBe(2);
     expect((await admin('issue-key', '--colour', 'red')).code).toBe(2);
+  });
+
+  it('answers a command named like a prototype member as an unknown command (exit 2)', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const { code, out, err } = await admin(name);
+      expect({ code, out, first: err[0]!.split('\n')[0] }).toEqual({ code: 2, out: [], first: `unknown command "${name}"` });
+    }
+  });
+
+  describe('arguments by the one rule of ids, ICCIDs, statuses and amounts (shared/vocabulary/fields.ts)', () => {
+    /** The CLI pointed at an endpoint nothing listens on: an argument checked before any read or write never reaches it. */
+    const offline = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runAdmin([...args, '--table', tableName, '--endpoint', 'http://127.0.0.1:1', '--region', 'eu-west-2'], {
+        env: {},
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      });
+      return { code, out, err };
+    };
+    const idRule = 'must be 1 to 64 characters of letters, digits, ".", "_" and "-", starting with a letter or a digit';
+    const long = 'a'.repeat(3_000);
+
+    it.each([
+      ['issue-key --customer root#1', ['issue-key', '--customer', 'root#1'], `--customer ${idRule}`],
+      ['issue-key --customer <3,000 characters>', ['issue-key', '--customer', long], `--customer ${idRule}`],
+      ['issue-token --user __proto__', ['issue-token', '--user', '__proto__'], `--user ${idRule}`],
+      ['webhook-secret --customer north east', ['webhook-secret', '--customer', 'north east'], `--customer ${idRule}`],
+      ['rebuild-list-index --customer root#0', ['rebuild-list-index', '--customer', 'root#0'], `--customer ${idRule}`],
+      ['deactivate-user bob#1', ['deactivate-user', 'bob#1'], `USER_ID ${idRule}`],
+      ['activate-user <3,000 characters>', ['activate-user', long], `USER_ID ${idRule}`],
+      ['set-sim 8944500000000001001 --customer north#1', ['set-sim', '8944500000000001001', '--customer', 'north#1'], `--customer ${idRule}`],
+      ['set-sim 8944500000000001001 --status constructor', ['set-sim', '8944500000000001001', '--status', 'constructor'], '--status must be one of active, inactive, suspended, cancelled, stock, dispatched, trial'],
+      ['set-sim 8944500000000001001 --data-used-mb 1234567890123', ['set-sim', '8944500000000001001', '--data-used-mb', '1234567890123'], '--data-used-mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places)'],
+      ['set-sim 8944500000000001001 --data-used-mb 1.234', ['set-sim', '8944500000000001001', '--data-used-mb', '1.234'], '--data-used-mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places)'],
+      ['set-sim SIM#1001 --status active', ['set-sim', 'SIM#1001', '--status', 'active'], 'ICCID must be 1 to 20 digits'],
+      ['remove-sim <3,000 characters>', ['remove-sim', long], 'ICCID must be 1 to 20 digits'],
+      ['resume-order constructor', ['resume-order', 'constructor'], 'ORDER_ID must be an order id (a lower-case UUID)'],
+      ['resend-effect 8f14e45f-ceea-467f-a5b8-3b8f1ea6b5c1 --effect sms#1', ['resend-effect', '8f14e45f-ceea-467f-a5b8-3b8f1ea6b5c1', '--effect', 'sms#1'], `--effect ${idRule}`],
+    ])('refuses %s with the rule, on one line, exit code 2, before any read or write', async (_label, args, line) => {
+      expect(await offline(...args)).toEqual({ code: 2, out: [], err: [line] });
+    });
+
+    it('takes an amount of 12 integer digits and two decimals, and a customer by id; a name every object carries is no id', async () => {
+      expect(await admin('set-sim', '8944500000000001002', '--data-used-mb', '999999999999.5', '--customer', 'south')).toEqual({
+        code: 0, out: ['SIM 8944500000000001002: status suspended, data_used_mb 999999999999.50, customer south'], err: [],
+      });
+      expect(await item(key.sim(1002))).toMatchObject({ customer_id: 'south', customer_name: 'South Ltd', customer_path: ['root', 'south'], data_used_mb: '999999999999.50' });
+      const reserved = 'must not be a name every JavaScript object carries (constructor, prototype, toString, valueOf, hasOwnProperty ...)';
+      expect(await offline('issue-key', '--customer', 'constructor')).toEqual({ code: 2, out: [], err: [`--customer ${reserved}`] });
+      expect(await offline('deactivate-user', 'toString')).toEqual({ code: 2, out: [], err: [`USER_ID ${reserved}`] });
+      expect(await admin('issue-key', '--customer', 'Constructor')).toEqual({ code: 1, out: [], err: ['Refused: no customer with id "Constructor"'] });
+    });
   });
 
   it('runs as `npm run admin` (the package script) with TABLE_NAME and DYNAMODB_ENDPOINT from the environment', async () => {

@@ -2,15 +2,17 @@ import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../shared/topology/routes';
+import { allRoutes, routes } from '../../shared/topology/routes';
 import { captureConsole } from '../../scripts/fuzz/console-capture';
-import { fuzzSeedContext } from '../../scripts/fuzz/context';
+import { fuzzSeedContext, fuzzSeedDocument, hostileTenant } from '../../scripts/fuzz/context';
 import { curlCommand } from '../../scripts/fuzz/curl';
 import type { FuzzRequest } from '../../scripts/fuzz/fuzz-request';
 import { startFuzzRuntime, type FuzzRuntime } from '../../scripts/fuzz/fuzz-runtime';
 import { generateRequest } from '../../scripts/fuzz/generate';
 import { runFuzz } from '../../scripts/fuzz/harness';
+import { hostileNames, nameCases, nameRequest, type NamesContext } from '../../scripts/fuzz/names';
 import { formatReport, passed } from '../../scripts/fuzz/report';
 import { providerSignature, stripeSignature } from '../../scripts/fuzz/signing';
 import { verdict } from '../../scripts/fuzz/verdict';
@@ -142,6 +144,122 @@ describe('fuzz campaign against the local runtime', () => {
 
   afterAll(async () => {
     await target?.stop();
+  });
+
+  /**
+   * Issue #31, point 1: names are data, never properties. Every place of every route (path
+   * parameters, query names and values, header names and values, body keys and values, nested
+   * too) gets each hostile name once (scripts/fuzz/names.ts), then fast-check draws more
+   * combinations (NAMES_RUNS, default 40; NAMES_SEED replays a run). Each answer must pass the
+   * fuzz verdict (no 5xx, JSON, `{detail, code}` for a 4xx; the test runtime also checks it
+   * against docs/openapi.json), show nothing of another tenant (globex, and the tenant named
+   * `constructor`), and leave Object.prototype as it was.
+   */
+  describe('hostile names in every place of every route', () => {
+    let context: NamesContext;
+    /** Text that only another tenant's data holds: its SIMs' ICCIDs and MSISDNs, its names, its subscription and its SMS. */
+    const foreign: string[] = [];
+    const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
+
+    const call = (request: FuzzRequest) => sendRaw(target.runtime.baseUrl, request, 20_000);
+    const json = async (request: Omit<FuzzRequest, 'index'>) => {
+      const outcome = await call({ index: 0, ...request });
+      return { status: outcome.answer?.status, body: JSON.parse(outcome.answer?.body.toString('utf8') ?? 'null') as Record<string, unknown> };
+    };
+    const as = (token: string, apiKey: string): Array<[string, string]> => [['Authorization', `Bearer ${token}`], ['X-Customer-API-Key', apiKey], ['Content-Type', 'application/json']];
+
+    beforeAll(async () => {
+      const base = target.context;
+      const acme = as(base.developerTokens[0]!, base.apiKey);
+      const globex = as('bearer_demo04_yl9F6sn23DSp8kVzjliKE1QufhQNB9reosfhypnX', 'devkey_demo03_NzuNGrTFhxhavBToSo2IeJKfLjG7A0nIQoCWVGPq');
+      const ctor = as(hostileTenant.bearer_tokens[0]!.token, hostileTenant.api_keys[0]!.key);
+      const sms = (headers: Array<[string, string]>, iccid: string, message: string, id: string) =>
+        json({ label: 'setup', method: 'POST', target: `/developer/api/sims/${iccid}/sms/`, headers, body: Buffer.from(JSON.stringify({ message, message_id: id })) });
+      const hook = (headers: Array<[string, string]>, url: string) =>
+        json({ label: 'setup', method: 'POST', target: '/developer/api/webhooks/', headers, body: Buffer.from(JSON.stringify({ url, description: 'names setup' })) });
+      expect((await sms(acme, base.iccids[0]!, 'names setup', 'names-acme')).status).toBe(202);
+      const own = await hook(acme, 'https://1.1.1.1/names-acme');
+      expect(own.status).toBe(201);
+      context = { ...base, webhookId: String(own.body.id), messageId: 'names-acme' };
+      // The other tenants' data, which no answer to the acme key may show.
+      const document = fuzzSeedDocument();
+      const groupOf = (customer: string): string => {
+        const parent = (document.customers as Array<{ id: string; parent: string | null }>).find((candidate) => candidate.id === customer)?.parent;
+        return parent ? groupOf(parent) : customer;
+      };
+      for (const sim of document.sims as Array<{ iccid: string; msisdn: string | null; customer: string }>) {
+        if (groupOf(sim.customer) !== 'acme') foreign.push(sim.iccid, ...(sim.msisdn ? [sim.msisdn] : []));
+      }
+      const theirs = [
+        { headers: globex, iccid: '8944500000000001026', text: 'globex-private-text', id: 'names-globex', url: 'https://1.1.1.1/globex-private-hook' },
+        { headers: ctor, iccid: hostileTenant.sims[0]!.iccid, text: 'constructor-private-text', id: 'names-ctor', url: 'https://1.1.1.1/constructor-private-hook' },
+      ];
+      for (const tenant of theirs) {
+        expect((await sms(tenant.headers, tenant.iccid, tenant.text, tenant.id)).status).toBe(202);
+        const subscription = await hook(tenant.headers, tenant.url);
+        expect(subscription.status).toBe(201);
+        foreign.push(tenant.text, tenant.url, String(subscription.body.id));
+      }
+      foreign.push('Globex', 'gina@globex.example', 'ctor@constructor.example');
+    });
+
+    /** Why an answer to `request` fails the property, or undefined. */
+    const problemOf = async (request: FuzzRequest): Promise<string | undefined> => {
+      const outcome = await call(request);
+      const problem = verdict(request, outcome);
+      if (problem) return `${request.label}: ${problem.kind} (${problem.detail})`;
+      const text = outcome.answer!.body.toString('utf8');
+      const shown = foreign.find((marker) => text.includes(marker));
+      if (shown) return `${request.label}: ${outcome.answer!.status} shows another tenant's ${JSON.stringify(shown)}: ${text.slice(0, 300)}`;
+      if (Object.getOwnPropertyNames(Object.prototype).sort().join() !== prototypeNames.join() || ({} as { isAdmin?: unknown }).isAdmin !== undefined) {
+        return `${request.label}: Object.prototype changed`;
+      }
+      return undefined;
+    };
+
+    it('aims at every route and its fallbacks, with a name in every path parameter, query, header and body place', () => {
+      const cases = nameCases(context);
+      expect(new Set(cases.map(({ route }) => route.name))).toEqual(new Set(allRoutes().map((route) => route.name)));
+      const kinds = (name: string) => new Set(cases.filter(({ route }) => route.name === name).map(({ place }) => place.kind));
+      expect(kinds('get-sms')).toEqual(new Set(['path', 'query-name', 'query-value', 'header-name', 'header-value']));
+      expect(kinds('checkout-iot')).toEqual(new Set(['query-name', 'query-value', 'header-name', 'header-value', 'body-key', 'body-value']));
+    });
+
+    it('filters A1 by a customer named hasOwnProperty (its one SIM), and finds no customer named constructor in the key\'s group', async () => {
+      // One developer each: a list poll is rate-limited per user.
+      const list = (name: string, developer: number) =>
+        json({ label: 'list-sims', method: 'GET', target: `/developer/api/sims/?customer=${name}`, headers: as(context.developerTokens[developer]!, context.apiKey) });
+      const own = await list('hasOwnProperty', 37);
+      expect([own.status, (own.body.results as Array<{ id: number }>).map((sim) => sim.id)]).toEqual([200, [1032]]);
+      expect(await list('constructor', 38)).toEqual({ status: 404, body: { detail: "No customer with this name in the API key's customer group.", code: 'customer_not_found' } });
+      expect(await list('toString', 39)).toEqual({ status: 404, body: { detail: "No customer with this name in the API key's customer group.", code: 'customer_not_found' } });
+    });
+
+    it('answers each place of each route with each name as a 2xx or a JSON 4xx error, never another tenant\'s data', async () => {
+      const requests = nameCases(context).map((nameCase, index) => nameRequest(context, nameCase, hostileNames[index % hostileNames.length]!, index + 1));
+      const problems: string[] = [];
+      // Four at a time, as the fuzz campaign sends.
+      const worker = async () => {
+        for (let request = requests.shift(); request; request = requests.shift()) {
+          const problem = await problemOf(request);
+          if (problem) problems.push(problem);
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, worker));
+      expect(problems).toEqual([]);
+    }, 90_000);
+
+    it('holds for the combinations fast-check draws', async () => {
+      const cases = nameCases(context);
+      let serial = 10_000;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...cases), fc.constantFrom(...hostileNames), async (nameCase, name) => {
+          const problem = await problemOf(nameRequest(context, nameCase, name, (serial += 1)));
+          expect(problem).toBeUndefined();
+        }),
+        { numRuns: Number(process.env.NAMES_RUNS ?? 40), ...(process.env.NAMES_SEED ? { seed: Number(process.env.NAMES_SEED) } : {}) },
+      );
+    }, 90_000);
   });
 
   it('prints curls that carry the right signatures: a signed receipt and a signed Stripe event are accepted', async () => {

@@ -457,16 +457,25 @@ describe('the developer console over HTTP', () => {
       status: 400, type: 'application/json', body: { detail: 'status must be one of active, inactive, suspended, cancelled, stock, dispatched, trial.', code: 'invalid_request' },
     });
     expect(await errorOf(await change(demoSim.iccid, { token, status: 'cancelled', data_used_mb: '12.345' }))).toEqual({
-      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a non-negative number of megabytes with at most two decimals.', code: 'invalid_request' },
+      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places).', code: 'invalid_request' },
     });
     expect(await errorOf(await change(demoSim.iccid, { token, data_used_mb: 'lots' }))).toEqual({
-      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a non-negative number of megabytes with at most two decimals.', code: 'invalid_request' },
+      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places).', code: 'invalid_request' },
     });
     expect(await errorOf(await change(demoSim.iccid, { token, status: '', data_used_mb: ' ' }))).toEqual({
       status: 400, type: 'application/json', body: { detail: 'give status, data_used_mb or both.', code: 'invalid_request' },
     });
     expect(await errorOf(await change('8944500000000009999', { token, status: 'active' }))).toEqual({
       status: 404, type: 'application/json', body: { detail: 'no SIM with ICCID 8944500000000009999.', code: 'not_found' },
+    });
+    // The ICCID and the amount by the seed's rules (shared/vocabulary/fields.ts), before anything is read.
+    for (const iccid of [encodeURIComponent('SIM#1001'), 'constructor', 'a'.repeat(3_000), '123456789012345678901']) {
+      expect(await errorOf(await change(iccid, { token, status: 'active' }))).toEqual({
+        status: 400, type: 'application/json', body: { detail: 'iccid must be 1 to 20 digits.', code: 'invalid_request' },
+      });
+    }
+    expect(await errorOf(await change(demoSim.iccid, { token, data_used_mb: '1234567890123' }))).toEqual({
+      status: 400, type: 'application/json', body: { detail: 'data_used_mb must be a decimal string such as "12.50" (at most 12 integer digits and two decimal places).', code: 'invalid_request' },
     });
     const get = await fetch(`${runtime.baseUrl}/_local/sim-changes/${demoSim.iccid}`);
     expect([get.status, get.headers.get('allow'), await get.json()]).toEqual([405, 'POST', { detail: 'GET is not allowed here: use POST.', code: 'method_not_allowed' }]);
@@ -490,6 +499,17 @@ describe('the developer console over HTTP', () => {
     expect(await errorOf(await subscribe('no-such-customer', { token }))).toEqual({
       status: 404, type: 'application/json', body: { detail: 'There is no customer "no-such-customer".', code: 'customer_not_found' },
     });
+    // A name that is no id by the one rule (shared/vocabulary/fields.ts) is refused before anything is read.
+    for (const customer of [encodeURIComponent('globex#1'), '__proto__', 'a'.repeat(3_000), encodeURIComponent('glo bex')]) {
+      expect(await errorOf(await subscribe(customer, { token }))).toEqual({
+        status: 400, type: 'application/json', body: { detail: 'customer must be 1 to 64 characters of letters, digits, ".", "_" and "-", starting with a letter or a digit.', code: 'invalid_request' },
+      });
+    }
+    for (const customer of ['constructor', 'toString']) {
+      expect(await errorOf(await subscribe(customer, { token }))).toEqual({
+        status: 400, type: 'application/json', body: { detail: 'customer must not be a name every JavaScript object carries (constructor, prototype, toString, valueOf, hasOwnProperty ...).', code: 'invalid_request' },
+      });
+    }
     const first = await subscribe('globex', { token });
     const created = (await first.json()) as { id: string; created_at: string };
     expect([first.status, created]).toEqual([201, {

@@ -7,6 +7,7 @@
  * and whether their signature verifies (./inbox.ts).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { getSecret } from '../../../shared/config/secrets';
 import type { WebhookDeliveryItem } from '../../../shared/db/items';
 import { key } from '../../../shared/db/keys';
@@ -16,6 +17,7 @@ import { validateCreateRequest } from '../../../shared/webhooks/create-request';
 import { eventTypes } from '../../../shared/webhooks/event-types';
 import { subscribeCustomer } from '../../../shared/webhooks/subscribe';
 import { listSubscriptions, subscriptionView } from '../../../shared/webhooks/subscriptions';
+import { identifier } from '../../../shared/vocabulary/fields';
 import type { ActivityLog } from '../activity';
 import { html, type Html } from '../html';
 import { redirect, sendJson, wantsJson } from '../http';
@@ -108,6 +110,9 @@ ${subscriptions.length === 0 ? empty('No subscriptions.') : subscriptions.map(re
       path: /^\/webhooks\/([^/]+)\/subscribe-inbox$/,
       handle: async ({ request, response, params }) => {
         const customerId = params[0] ?? '';
+        // The id rule of the seed and the feed (shared/vocabulary/fields.ts), before anything is read.
+        const checked = v.safeParse(identifier(), customerId);
+        if (!checked.success) throw new ApiError(400, 'invalid_request', `customer ${checked.issues[0].message}.`);
         const table = sources.orders;
         const found = await table.db.send(new GetCommand({ TableName: table.tableName, Key: key.customer(customerId) }));
         if (found.Item?.type !== 'customer') throw new ApiError(404, 'customer_not_found', `There is no customer ${quoteInput(customerId)}.`);

@@ -78,8 +78,8 @@ export const awsRefusalDetail = (error: AwsError): string => {
   const name = error.name && /^[A-Za-z]{1,64}$/.test(error.name) ? error.name : `HTTP ${status ?? 'error'}`;
   const reason = error.Reason && /^[A-Z0-9_]{1,80}$/.test(error.Reason) ? error.Reason : undefined;
   const words =
-    (reason && reasonWords[reason]) ??
-    errorWords[name] ??
+    (reason && Object.hasOwn(reasonWords, reason) ? reasonWords[reason] : undefined) ??
+    (Object.hasOwn(errorWords, name) ? errorWords[name] : undefined) ??
     (status !== undefined && status >= 500 ? 'the SMS network failed; retry later' : 'the SMS network refused the message');
   return `${words} (${[name, reason].filter(Boolean).join(': ')})`;
 };
