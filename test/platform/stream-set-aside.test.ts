@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runAdmin } from '../../admin/cli';
+import { dynamodbEndpoint } from '../support/dynamodb-lease';
+import { tempDirs } from '../support/temp-dirs';
 import { lambdaContext } from '../../local/lambda-context';
 import { freePort } from '../../local/free-port';
 import { loadSeedDocument } from '../../local/seed/load';
@@ -25,7 +29,8 @@ import { createTestTable, testDocumentClient, testDynamoClient, testSqsClient } 
  * queue (the message checked whole) while the records before and after it in the batch are
  * processed, in order; an outage (an endpoint that refuses connections) fails the batch from
  * the record it met, as before, and sets nothing aside; a failure queue that is down is an
- * outage too, so the record is read again rather than lost.
+ * outage too, so the record is read again rather than lost. A set-aside record is replayed
+ * with `npm run admin -- replay-stream-record`.
  */
 
 const seed: unknown = JSON.parse(readFileSync(new URL('../../local/demo-seed.json', import.meta.url), 'utf8'));
@@ -211,6 +216,78 @@ describe('maintain-sim-lists', () => {
     const result = await maintainSimListsConsumer({ db: goneDocuments(), tableName, failures: sqsStreamFailureQueue(sqs, failureUrl) })(event(...records), context('maintain-sim-lists'));
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
     expect(await drain(sqs, failureUrl)).toEqual([]);
+  });
+});
+
+describe('replaying a set-aside record (npm run admin -- replay-stream-record FILE)', () => {
+  const newDir = tempDirs();
+  const admin = async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin([...args, '--table', tableName, '--endpoint', dynamodbEndpoint()], { env: {}, out: (line) => out.push(line), err: (line) => err.push(line) });
+    return { code, out, err };
+  };
+  const saved = (body: string): string => {
+    const file = join(newDir('set-aside-'), 'message.json');
+    writeFileSync(file, body);
+    return file;
+  };
+  const listOfGlobex = async (status: string) =>
+    (await readList({ db, tableName }, { groupId: 'globex', customerId: 'globex', direct: false, status, page: 1, pageSize: 100 }))?.ids ?? [];
+
+  it('relists a SIM whose records maintain-sim-lists set aside, from what the index last saw of it to the item fixed', async () => {
+    const before = await simItem(1027);
+    expect(await listOfGlobex('dispatched')).toContain(1027);
+    const poisoned = { ...before, customer_path: 'globex', status: 'suspended' };
+    const fixed = { ...before, status: 'suspended' };
+    const consume = maintainSimListsConsumer({ db, tableName, failures: sqsStreamFailureQueue(sqs, failureUrl) });
+    // The poisoned image, then the fix (whose old image is the poisoned one): both set aside.
+    expect(await consume(event(modify(before, poisoned)), context('maintain-sim-lists'))).toEqual({ batchItemFailures: [] });
+    expect(await consume(event(modify(poisoned, fixed)), context('maintain-sim-lists'))).toEqual({ batchItemFailures: [] });
+    await db.send(new PutCommand({ TableName: tableName, Item: fixed }));
+    const [first, second] = await drain(sqs, failureUrl);
+    // The index still lists what it last saw: dispatched.
+    expect([await listOfGlobex('dispatched'), await listOfGlobex('suspended')].map((ids) => ids.includes(1027))).toEqual([true, false]);
+
+    expect(await admin('replay-stream-record', saved(second!))).toEqual({
+      code: 1,
+      out: [],
+      err: [
+        'Refused: the record\'s old image of SIM 1027 is malformed too (MalformedItem: sim SIM#1027: customer_path must be a non-empty list of customer ids, not string "globex"): replay the earliest record of this SIM that was set aside',
+      ],
+    });
+    expect(await admin('replay-stream-record', saved(first!))).toEqual({
+      code: 0,
+      out: ['SIM 1027 relisted: 2 entries put, 2 deleted, 2 buckets counted again'],
+      err: [],
+    });
+    expect([await listOfGlobex('dispatched'), await listOfGlobex('suspended')].map((ids) => ids.includes(1027))).toEqual([false, true]);
+    // Again: the same outcome.
+    expect((await admin('replay-stream-record', saved(first!))).code).toBe(0);
+    expect([await listOfGlobex('dispatched'), await listOfGlobex('suspended')].map((ids) => ids.includes(1027))).toEqual([false, true]);
+  });
+
+  it('queues the lifecycle events of a publish-lifecycle-events record again, with the same event ids', async () => {
+    const sim = await simItem(1026);
+    const record = modify(sim, { ...sim, status: 'suspended' });
+    const body = failureMessageBody(setAsideEntry('publish-lifecycle-events', record, new Error('fixed since')));
+    expect(await admin('replay-stream-record', saved(body))).toEqual({ code: 2, out: [], err: [expect.stringContaining('needs --queue-url')] });
+    const replayed = await admin('replay-stream-record', saved(body), '--queue-url', deliveryUrl, '--sqs-endpoint', inject('sqsEndpoint'));
+    expect(replayed).toEqual({ code: 0, out: [`Queued the lifecycle events of stream record ${record.eventID} again ({"PK":"SIM#1026","SK":"SIM"})`], err: [] });
+    const jobs = (await drain(sqs, deliveryUrl)).map((job) => JSON.parse(job) as { subscription_id: string; event: { id: string; type: string } });
+    expect(jobs.map((job) => [job.subscription_id, job.event.type])).toEqual([['wh_000000000000000000000001', 'line.suspended']]);
+    // The id the consumer itself gives the event of that record.
+    await publishLifecycleEvents({ db, tableName, queue: sqsDeliveryQueue(sqs, deliveryUrl), failures: sqsStreamFailureQueue(sqs, failureUrl) })(event(record), context('publish-lifecycle-events'));
+    expect((await drain(sqs, deliveryUrl)).map((job) => (JSON.parse(job) as { event: { id: string } }).event.id)).toEqual([jobs[0]!.event.id]);
+  });
+
+  it('refuses a message of retries run out (positions, not a record) and a file that is not a failure queue message', async () => {
+    const positions = JSON.stringify({ requestContext: { condition: 'RetryAttemptsExhausted' }, DDBStreamBatchInfo: { shardId: 's', startSequenceNumber: '1', endSequenceNumber: '2' } });
+    expect((await admin('replay-stream-record', saved(positions))).err).toEqual([
+      expect.stringContaining('holds the positions of records whose retries ran out, not a record: read the records from the stream'),
+    ]);
+    expect((await admin('replay-stream-record', saved('{"kind":"other"}'))).err).toEqual([expect.stringMatching(/is not a record a stream consumer set aside$/)]);
+    expect((await admin('replay-stream-record', saved('not json'))).code).toBe(1);
   });
 });
 
