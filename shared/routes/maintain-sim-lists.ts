@@ -49,19 +49,23 @@ type PartOutcome = { applied: true } | { applied: false; from: DynamoDBRecord };
  *   (entries put and deleted by key, buckets counted again rather than incremented, pool shards
  *   summed again), so a part applied twice is applied once. A record that fails alone is set
  *   aside at once with the reason, on the consumer's failure queue
- *   (shared/queues/stream-failures.ts), and the records before and after it are applied.
+ *   (shared/queues/stream-failures.ts), and the records before and after it are applied. The
+ *   search stops two thirds into the function's time: what it has not reached is reported as
+ *   failed from its first record and read again by the next invocation (the records before it
+ *   are applied), so many poisoned records in one batch cost invocations, not a timeout.
  * - an outage (shared/errors/outage.ts) reports the batch as failed from the first record of
  *   the part it met (ReportBatchItemFailures), so the stream is read again from there.
  *
- * What the index loses for a set-aside record: its change is not applied, or only in part (the
- * whole batch's run that failed may have written some of its entries). Until the SIM's next
- * change that is processed, or until `npm run admin -- rebuild-list-index --customer <group>`,
- * the SIM may be listed as it was before the change (an entry of its old status, time or
- * bundle left in place; counts and pool usage as before), listed twice (an old and a new entry),
- * or missing from a list. Nothing else is: every other record's change is applied. The operator
- * repairs the group with `rebuild-list-index`, which builds its index again from the SIM items
- * (docs/area-a.md, "Lists at fleet scale"); fixing the item first (or removing it) keeps its
- * next record from being set aside too.
+ * What the index loses for a set-aside record: its change is not applied (in a rare case, a
+ * failure after the batch's entry writes, only in part: an entry of the new image put, its
+ * bucket not counted again). The SIM stays listed as the index last saw it: its old status,
+ * time and owner, the counts and its pool share as before. Its next records carry the malformed
+ * image as their old image and are set aside too, until the SIM is repaired; every other
+ * record's change is applied. The operator fixes (or removes) the item, then runs `npm run
+ * admin -- replay-stream-record <message file>` on the SIM's earliest set-aside record: it
+ * applies the one change from that record's old image, what the index last saw, to the SIM as it
+ * is now (shared/sim-lists/relist.ts). `rebuild-list-index` is no repair: it leaves a group
+ * already on the index alone (docs/operations.md, "Stream records set aside").
  */
 export const maintainSimListsConsumer =
   (deps: ListConsumerDeps) =>
@@ -83,7 +87,11 @@ export const maintainSimListsConsumer =
       }
       if (records.length === 0) return { batchItemFailures: [] };
 
-      const outcome = await applyInOrder(deps, records, true);
+      // Bisection stops a third of the timeout before its end: the records not applied by then
+      // are read again by the next invocation (everything before them is applied), never cut
+      // off by the timeout, which would make the whole batch fail.
+      const deadline = started + (context.getRemainingTimeInMillis() * 2) / 3;
+      const outcome = await applyInOrder(deps, records, true, deadline);
       if (!outcome.applied) return failedFrom(outcome.from);
       logger.info('sim lists maintained', { records: records.length, duration_ms: Date.now() - started });
       return { batchItemFailures: [] };
@@ -97,7 +105,11 @@ const failedFrom = (record: DynamoDBRecord): DynamoDBBatchResponse => ({ batchIt
  * an outage, applies its two halves in turn (first the earlier records, then the later ones),
  * down to single records, and sets aside a single record that still fails.
  */
-const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[], whole: boolean): Promise<PartOutcome> => {
+const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[], whole: boolean, deadline: number): Promise<PartOutcome> => {
+  if (!whole && Date.now() > deadline) {
+    logger.warn('sim list maintenance: out of time while finding the record that fails the batch; the rest is read again', { records: part.length });
+    return { applied: false, from: part[0]!.record };
+  }
   try {
     const result = await maintainSimLists(deps, part.map((entry) => entry.change));
     if (whole) logger.debug('sim list maintenance', { ...result });
@@ -117,7 +129,7 @@ const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[],
     if (whole) logger.warn('sim list maintenance failed; finding the record that fails it', { records: part.length, error: reasonOf(error) });
     const middle = Math.ceil(part.length / 2);
     for (const half of [part.slice(0, middle), part.slice(middle)]) {
-      const outcome = await applyInOrder(deps, half, false);
+      const outcome = await applyInOrder(deps, half, false, deadline);
       if (!outcome.applied) return outcome;
     }
     return { applied: true };

@@ -210,6 +210,18 @@ describe('maintain-sim-lists', () => {
     expect(lines.filter((line) => line.level === 'ERROR').map((line) => line.message)).toEqual(['stream record set aside']);
   });
 
+  it('reads the rest again rather than run out of time while it looks for the record that fails the batch', async () => {
+    const [first, poisoned] = [await simItem(1026), await simItem(1028)];
+    const records = [
+      modify(first, { ...first, status: 'suspended' }),
+      modify(poisoned, { ...poisoned, status: 'suspended', data_bundle: { id: 'b-globex' }, data_used_mb: '4.25.00' }),
+    ];
+    // A function with no time left: the whole batch is tried once, then nothing more.
+    const result = await maintainSimListsConsumer({ db, tableName, failures: sqsStreamFailureQueue(sqs, failureUrl) })(event(...records), lambdaContext({ name: 'maintain-sim-lists', timeoutSeconds: 0.001 }));
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+    expect(await drain(sqs, failureUrl)).toEqual([]);
+  });
+
   it('fails the batch from its first record on an outage, and sets nothing aside', async () => {
     const first = await simItem(1027);
     const records = [modify(first, { ...first, status: 'suspended' })];
