@@ -47,11 +47,13 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
   if (!argument) throw new UsageError('replay-stream-record needs FILE (a failure queue message body)');
   const entry = readSetAside(argument);
   const record = entry.record!;
+  // A record read from the stream by hand may come wrapped without the message's other fields.
+  const keys = entry.keys ?? (record.dynamodb?.Keys ? unmarshall(record.dynamodb.Keys as Record<string, AttributeValue>) : {});
   if (entry.consumer === 'maintain-sim-lists') {
     const oldImage = record.dynamodb?.OldImage ? unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>) : undefined;
     const newImage = record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>) : undefined;
-    const simId = Number(oldImage?.id ?? newImage?.id ?? String(entry.keys.PK ?? '').replace(/^SIM#/, ''));
-    if (!Number.isSafeInteger(simId) || simId <= 0) throw new AdminError(`the record names no SIM id (keys ${JSON.stringify(entry.keys)})`);
+    const simId = Number(oldImage?.id ?? newImage?.id ?? String(keys.PK ?? '').replace(/^SIM#/, ''));
+    if (!Number.isSafeInteger(simId) || simId <= 0) throw new AdminError(`the record names no SIM id (keys ${JSON.stringify(keys)})`);
     let lastIndexed;
     try {
       lastIndexed = oldImage?.type === 'sim' ? simImageOf(oldImage) : undefined;
@@ -78,7 +80,7 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
     } finally {
       client.destroy();
     }
-    io.out(`Queued the lifecycle events of stream record ${entry.event_id} again (${JSON.stringify(entry.keys)})`);
+    io.out(`Queued the lifecycle events of stream record ${record.eventID ?? entry.event_id} again (${JSON.stringify(keys)})`);
     return;
   }
   throw new AdminError(`records of the ${entry.consumer} consumer cannot be replayed by this command`);
