@@ -52,7 +52,7 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
   if (entry.consumer === 'maintain-sim-lists') {
     const oldImage = record.dynamodb?.OldImage ? unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>) : undefined;
     const newImage = record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>) : undefined;
-    const simId = Number(oldImage?.id ?? newImage?.id ?? String(keys.PK ?? '').replace(/^SIM#/, ''));
+    const simId = Number(oldImage?.id ?? newImage?.id);
     if (!Number.isSafeInteger(simId) || simId <= 0) throw new AdminError(`the record names no SIM id (keys ${JSON.stringify(keys)})`);
     let lastIndexed;
     try {
