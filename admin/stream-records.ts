@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AdminError } from '../shared/auth/admin';
+import { errorReason } from '../shared/errors/outage';
 import { simImageOf } from '../shared/db/stream-images';
 import type { SetAsideStreamRecord } from '../shared/queues/stream-failures';
-import { reasonOf } from '../shared/queues/stream-failures';
 import { relistSim } from '../shared/sim-lists/relist';
 import { sqsDeliveryQueue } from '../shared/webhooks/delivery-queue';
 import { batchPublisher } from '../shared/webhooks/publish';
@@ -20,7 +20,7 @@ const readSetAside = (file: string): SetAsideStreamRecord => {
   try {
     body = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new AdminError(`${file} is not a failure queue message (JSON): ${reasonOf(error)}`);
+    throw new AdminError(`${file} is not a failure queue message (JSON): ${errorReason(error)}`);
   }
   const message = body as Partial<SetAsideStreamRecord> & { DDBStreamBatchInfo?: unknown };
   if (message?.DDBStreamBatchInfo) {
@@ -58,7 +58,7 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
     try {
       lastIndexed = oldImage?.type === 'sim' ? simImageOf(oldImage) : undefined;
     } catch (error) {
-      throw new AdminError(`the record's old image of SIM ${simId} is malformed too (${reasonOf(error)}): replay the earliest record of this SIM that was set aside`);
+      throw new AdminError(`the record's old image of SIM ${simId} is malformed too (${errorReason(error)}): replay the earliest record of this SIM that was set aside`);
     }
     try {
       const result = await relistSim(deps, simId, lastIndexed);
@@ -66,7 +66,7 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
         `SIM ${simId} ${result.sim === 'listed' ? 'relisted' : 'removed from the lists'}: ${result.entriesPut} entries put, ${result.entriesDeleted} deleted, ${result.bucketsRecounted} buckets counted again`,
       );
     } catch (error) {
-      throw new AdminError(`SIM ${simId} cannot be listed as it is (${reasonOf(error)}): fix or remove its item first`);
+      throw new AdminError(`SIM ${simId} cannot be listed as it is (${errorReason(error)}): fix or remove its item first`);
     }
     return;
   }
@@ -76,7 +76,7 @@ streamRecordCommands['replay-stream-record'] = async (deps, argument, options, i
     try {
       await batchPublisher({ ...deps, queue: sqsDeliveryQueue(client, options.queueUrl) })(record);
     } catch (error) {
-      throw new AdminError(`the record's events cannot be made (${reasonOf(error)}): fix the cause first; a malformed item makes none`);
+      throw new AdminError(`the record's events cannot be made (${errorReason(error)}): fix the cause first; a malformed item makes none`);
     } finally {
       client.destroy();
     }

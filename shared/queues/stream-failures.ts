@@ -10,7 +10,7 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { isOutage } from '../errors/outage';
+import { errorReason, isOutage } from '../errors/outage';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { correlationAttributes } from '../observability/queue-correlation';
@@ -21,7 +21,7 @@ export interface SetAsideStreamRecord {
   kind: 'stream-record-set-aside';
   /** The consumer that set the record aside (a stream consumer of shared/topology/streams.ts). */
   consumer: string;
-  /** Why: the error's name and message. */
+  /** Why: the error's name and (the first 200 characters of) its message (../errors/outage.ts errorReason). */
   reason: string;
   set_aside_at: string;
   event_id: string | null;
@@ -49,9 +49,6 @@ export interface StreamFailureQueue {
 
 /** The largest body sent with the record in it: under SQS's 256 KiB message limit, with room for the attributes. */
 export const maxFailureMessageBytes = 240 * 1024;
-
-/** A reason no longer than this many characters (an error message can quote a whole value). */
-const maxReasonLength = 1000;
 
 /** The message body of an entry: with the record when it fits in `maxFailureMessageBytes`, else without it, saying so. */
 export const failureMessageBody = (entry: SetAsideStreamRecord): string => {
@@ -84,12 +81,6 @@ const keysOf = (record: DynamoDBRecord): Record<string, unknown> => {
   }
 };
 
-/** The error's name and message, bounded. */
-export const reasonOf = (error: unknown): string => {
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return reason.length > maxReasonLength ? `${reason.slice(0, maxReasonLength)}…` : reason;
-};
-
 /** The failure queue message of `record`, set aside by `consumer` because of `error`. */
 export const setAsideEntry = (consumer: string, record: DynamoDBRecord, error: unknown, now: Date = new Date()): SetAsideStreamRecord => {
   const change = record.dynamodb;
@@ -97,7 +88,7 @@ export const setAsideEntry = (consumer: string, record: DynamoDBRecord, error: u
   return {
     kind: 'stream-record-set-aside',
     consumer,
-    reason: reasonOf(error),
+    reason: errorReason(error),
     set_aside_at: now.toISOString(),
     event_id: text(record.eventID),
     event_name: text(record.eventName),
@@ -130,10 +121,10 @@ export const setAsideStreamRecord = async (queue: StreamFailureQueue, consumer: 
     return true;
   } catch (sendError) {
     if (isOutage(sendError)) {
-      logger.error('stream record not set aside: its failure queue is unavailable; the batch is read again from it', { ...fields, error: reasonOf(sendError) });
+      logger.error('stream record not set aside: its failure queue is unavailable; the batch is read again from it', { ...fields, error: errorReason(sendError) });
       return false;
     }
-    logger.error('stream record set aside, but its failure queue refused the message: this line is its only record', { ...fields, error: reasonOf(sendError) });
+    logger.error('stream record set aside, but its failure queue refused the message: this line is its only record', { ...fields, error: errorReason(sendError) });
     return true;
   }
 };

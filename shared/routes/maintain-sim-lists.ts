@@ -2,12 +2,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
-import { isOutage } from '../errors/outage';
+import { errorReason, isOutage } from '../errors/outage';
 import { logKeys, withInvocation } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
-import { reasonOf, setAsideStreamRecord, sqsStreamFailureQueue, type StreamFailureQueue } from '../queues/stream-failures';
+import { setAsideStreamRecord, sqsStreamFailureQueue, type StreamFailureQueue } from '../queues/stream-failures';
 import { maintainSimLists, type SimChangeRecord } from '../sim-lists/maintain';
 import { simChangeOf } from '../sim-lists/sim-change';
 
@@ -118,7 +118,7 @@ const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[],
     if (isOutage(error)) {
       logger.error('sim list maintenance failed (outage); the batch is read again from the first record of this part', {
         records: part.length,
-        error: reasonOf(error),
+        error: errorReason(error),
       });
       return { applied: false, from: part[0]!.record };
     }
@@ -126,7 +126,7 @@ const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[],
       const [only] = part;
       return (await setAsideStreamRecord(deps.failures, consumerName, only!.record, error)) ? { applied: true } : { applied: false, from: only!.record };
     }
-    if (whole) logger.warn('sim list maintenance failed; finding the record that fails it', { records: part.length, error: reasonOf(error) });
+    if (whole) logger.warn('sim list maintenance failed; finding the record that fails it', { records: part.length, error: errorReason(error) });
     const middle = Math.ceil(part.length / 2);
     for (const half of [part.slice(0, middle), part.slice(middle)]) {
       const outcome = await applyInOrder(deps, half, false, deadline);

@@ -1,12 +1,12 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FunctionConfig } from '../config/function-config';
 import { documentClient } from '../db/client';
-import { isOutage } from '../errors/outage';
+import { errorReason, isOutage } from '../errors/outage';
 import { logKeys, withInvocation, withLogKeys } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
-import { reasonOf, setAsideStreamRecord, sqsStreamFailureQueue, type StreamFailureQueue } from '../queues/stream-failures';
+import { setAsideStreamRecord, sqsStreamFailureQueue, type StreamFailureQueue } from '../queues/stream-failures';
 import { sqsDeliveryQueue } from '../webhooks/delivery-queue';
 import { batchPublisher, type PublishDeps } from '../webhooks/publish';
 
@@ -57,7 +57,7 @@ export const publishLifecycleEvents =
             return true;
           } catch (error) {
             if (!isOutage(error)) return setAsideStreamRecord(deps.failures, consumerName, record, error);
-            logger.error('lifecycle event publishing failed (outage); the batch is read again from this record', { error: reasonOf(error) });
+            logger.error('lifecycle event publishing failed (outage); the batch is read again from this record', { error: errorReason(error) });
             return false;
           }
         });

@@ -311,6 +311,6 @@ describe('the failure queue message', () => {
     expect(body).toEqual(expect.objectContaining({ reason: 'TypeError: boom', keys: { PK: 'SIM#1026', SK: 'SIM' }, record_omitted: expect.stringContaining('sequence_number') }));
     expect(body.record).toBeUndefined();
     expect(Buffer.byteLength(failureMessageBody(setAsideEntry('c', modify(sim, sim), 'x'.repeat(5000))))).toBeLessThan(maxFailureMessageBytes);
-    expect(JSON.parse(failureMessageBody(setAsideEntry('c', modify(sim, sim), 'x'.repeat(5000)))).reason).toHaveLength(1001);
+    expect(JSON.parse(failureMessageBody(setAsideEntry('c', modify(sim, sim), 'x'.repeat(5000)))).reason).toBe('x'.repeat(200));
   });
 });
