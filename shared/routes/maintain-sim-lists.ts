@@ -8,7 +8,7 @@ import { logger } from '../observability/logger';
 import { recordMetric } from '../observability/metrics';
 import { sqsClient } from '../queues/sqs-client';
 import { setAsideStreamRecord, sqsStreamFailureQueue, type StreamFailureQueue } from '../queues/stream-failures';
-import { maintainSimLists, type SimChangeRecord } from '../sim-lists/maintain';
+import { maintainSimLists, type MaintainResult, type SimChangeRecord } from '../sim-lists/maintain';
 import { simChangeOf } from '../sim-lists/sim-change';
 
 /** What the list index consumer needs: the table, and its failure queue. */
@@ -35,8 +35,11 @@ interface ListRecord {
   change: SimChangeRecord;
 }
 
-/** How a part of the batch ended: applied (records set aside included), or an outage at its first record. */
-type PartOutcome = { applied: true } | { applied: false; from: DynamoDBRecord };
+/**
+ * How a part of the batch ended: applied (records set aside included; with what it wrote when it
+ * was applied in one go), or not, to be read again from its first record (an outage, no time left).
+ */
+type PartOutcome = { applied: true; result?: MaintainResult } | { applied: false; from: DynamoDBRecord };
 
 /**
  * Consumer of the table's stream (issue #19): keeps the SIM list index exact
@@ -93,7 +96,7 @@ export const maintainSimListsConsumer =
       const deadline = started + (context.getRemainingTimeInMillis() * 2) / 3;
       const outcome = await applyInOrder(deps, records, true, deadline);
       if (!outcome.applied) return failedFrom(outcome.from);
-      logger.info('sim lists maintained', { records: records.length, duration_ms: Date.now() - started });
+      logger.info('sim lists maintained', { records: records.length, ...outcome.result, duration_ms: Date.now() - started });
       return { batchItemFailures: [] };
     });
 
@@ -111,9 +114,7 @@ const applyInOrder = async (deps: ListConsumerDeps, part: readonly ListRecord[],
     return { applied: false, from: part[0]!.record };
   }
   try {
-    const result = await maintainSimLists(deps, part.map((entry) => entry.change));
-    if (whole) logger.debug('sim list maintenance', { ...result });
-    return { applied: true };
+    return { applied: true, result: await maintainSimLists(deps, part.map((entry) => entry.change)) };
   } catch (error) {
     if (isOutage(error)) {
       logger.error('sim list maintenance failed (outage); the batch is read again from the first record of this part', {
