@@ -11,6 +11,7 @@
  *   npm run admin -- set-sim ICCID [--status STATUS] [--data-used-mb MB] [--customer CUSTOMER_ID]
  *   npm run admin -- remove-sim ICCID
  *   npm run admin -- rebuild-list-index [--customer GROUP_ID]
+ *   npm run admin -- replay-stream-record FILE [--queue-url URL] [--sqs-endpoint URL]
  *   npm run admin -- feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]
  *   npm run admin -- feed-rejections [--limit N]
  *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
@@ -34,6 +35,7 @@ import { credentialCommands } from './credentials';
 import { feedCommands } from './feed';
 import { fulfilmentCommands } from './fulfilment';
 import { simCommands } from './sims';
+import { streamRecordCommands } from './stream-records';
 
 export type { AdminIo } from './command';
 
@@ -51,6 +53,8 @@ const usage = [
   '  remove-sim ICCID                  remove a SIM (it leaves every list)',
   '  rebuild-list-index [--customer GROUP_ID]',
   '                                    build the SIM list index of groups filled by an earlier version (resumable)',
+  '  replay-stream-record FILE [--queue-url WEBHOOK_DELIVERIES_QUEUE_URL] [--sqs-endpoint URL]',
+  '                                    replay a record a stream consumer set aside (FILE: its failure queue message body)',
   '  feed FILE --queue-url URL [--from-line N] [--sqs-endpoint URL]',
   '                                    send a JSON Lines file to the operator-feed queue (resumable from a line)',
   '  feed-rejections [--limit N]       the operator feed\'s refused lines of the last 14 days (newest first, 100 by default)',
@@ -61,7 +65,7 @@ const usage = [
 
 /** The commands by name: a Map, so that `constructor` or `toString` is an unknown command, not Object's. */
 const commands = new Map<string, AdminCommand>(
-  [credentialCommands, simCommands, feedCommands, fulfilmentCommands].flatMap((group) => Object.entries(group)),
+  [credentialCommands, simCommands, streamRecordCommands, feedCommands, fulfilmentCommands].flatMap((group) => Object.entries(group)),
 );
 
 /** Runs one admin command; resolves to the exit code. */

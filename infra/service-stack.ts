@@ -242,7 +242,7 @@ export class ServiceStack extends Stack {
       this.alarms.watchQueue(
         `${definition.name}-failures-not-empty`,
         streamConsumer.failureQueue,
-        `Stream records the ${definition.name} consumer failed ${definition.retryAttempts + 1} times (their positions are in the queue): read them from the stream and look at them within 24 hours.`,
+        `Stream records the ${definition.name} consumer could not process: set aside at once (the message holds the record and the reason), or failed ${definition.retryAttempts + 1} times by an outage or the function itself (the message holds their positions: read them from the stream within 24 hours). Find the cause, then replay or repair them.`,
       );
     }
 

@@ -5,7 +5,8 @@ import type { ServiceStack } from './service-stack';
 
 /**
  * The stack's outputs, what an operator reads after a deploy: the API's URL, the table, every
- * queue and its dead-letter queue, the Secrets Manager names to fill, the dashboard, the
+ * queue and its dead-letter queue, each stream consumer's failure queue (its set-aside records),
+ * the Secrets Manager names to fill, the dashboard, the
  * alarm, notification and SNS topics, and (with AWS SMS) the configuration set.
  */
 export const addStackOutputs = (stack: ServiceStack): void => {
@@ -16,6 +17,12 @@ export const addStackOutputs = (stack: ServiceStack): void => {
     new CfnOutput(stack, `${pascalCase(name)}DeadLetterQueueUrl`, {
       value: workQueue.deadLetterQueue.queueUrl,
       description: `The dead-letter queue of the ${name} queue`,
+    });
+  }
+  for (const [name, streamConsumer] of stack.streamConsumers) {
+    new CfnOutput(stack, `${pascalCase(name)}FailureQueueUrl`, {
+      value: streamConsumer.failureQueue.queueUrl,
+      description: `The failure queue of the ${name} stream consumer: records it set aside, and positions of records whose retries ran out`,
     });
   }
   for (const name of stack.secrets.secrets.keys()) {

@@ -4,6 +4,8 @@ import { awsSmsMount, demoAwsSms } from './aws-sms-emulator';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import type { LocalPayments } from './runtime-types';
 import type { QueueUrls } from './sqs-local';
+import { streamFailureEnvironment, type StreamFailureQueueUrls } from './stream-failure-queues';
+import { streamConsumers } from '../shared/topology/streams';
 import type { StripeEmulator } from './stripe-emulator';
 
 /** The parts of a running runtime the handlers' environment names. */
@@ -12,6 +14,8 @@ export interface HandlerEnvironmentParts {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   queues: Record<QueueName, QueueUrls>;
+  /** The stream consumers' failure queues (their `failureQueueUrlVariable`s). */
+  streamFailureQueues: StreamFailureQueueUrls;
   smsSimulatorUrl: string;
   /** The gateway's base URL (PUBLIC_BASE_URL, and the base of the embedded emulators). */
   baseUrl: string;
@@ -42,6 +46,7 @@ export const handlerEnvironment = (parts: HandlerEnvironmentParts): { env: Recor
     DYNAMODB_ENDPOINT: parts.dynamodbEndpoint,
     SQS_ENDPOINT: parts.sqsEndpoint,
     ...Object.fromEntries(queueDefinitions.map((queue) => [queue.urlVariable, parts.queues[queue.name].url])),
+    ...streamFailureEnvironment(streamConsumers, parts.streamFailureQueues),
     ...demoSecrets,
     SMS_PROVIDER_URL: parts.smsSimulatorUrl,
     PUBLIC_BASE_URL: parts.baseUrl,

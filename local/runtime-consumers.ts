@@ -9,11 +9,14 @@ import { startPollers } from './pollers';
 import type { RuntimeCleanups } from './runtime-cleanups';
 import type { QueueUrls } from './sqs-local';
 import { startStreamReader, type StreamReader } from './stream-reader';
+import type { StreamFailureQueueUrls } from './stream-failure-queues';
 
 /** What the consumers read from. */
 export interface RuntimeConsumerSources {
   sqs: SQSClient;
   queues: Record<QueueName, QueueUrls>;
+  /** The stream consumers' failure queues: where the reader sends a record whose retries ran out. */
+  streamFailureQueues: StreamFailureQueueUrls;
   dynamo: DynamoDBClient;
   dynamodbEndpoint: string;
   tableName: string;
@@ -38,7 +41,14 @@ export const startConsumers = async (sources: RuntimeConsumerSources, cleanups: 
 
   const credentials = { accessKeyId: localAwsEnv.AWS_ACCESS_KEY_ID, secretAccessKey: localAwsEnv.AWS_SECRET_ACCESS_KEY };
   const streams = new DynamoDBStreamsClient({ endpoint: sources.dynamodbEndpoint, region: localAwsEnv.AWS_REGION, credentials });
-  const streamReader = startStreamReader({ dynamo: sources.dynamo, streams, tableName: sources.tableName, consumers: streamConsumers, quiet: sources.quiet });
+  const streamReader = startStreamReader({
+    dynamo: sources.dynamo,
+    streams,
+    tableName: sources.tableName,
+    consumers: streamConsumers,
+    quiet: sources.quiet,
+    failureQueues: { sqs: sources.sqs, urls: sources.streamFailureQueues },
+  });
   cleanups.add(async () => {
     await streamReader.stop();
     streams.destroy();

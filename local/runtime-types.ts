@@ -8,6 +8,7 @@ import type { RedriveResult } from './redrive';
 import type { SeedLoadResult } from './seed/load';
 import type { QueueUrls } from './sqs-local';
 import type { StreamReader } from './stream-reader';
+import type { StreamFailureQueueUrls } from './stream-failure-queues';
 import type { StripeEmulator } from './stripe-emulator';
 import type { LocalTopics } from './topics';
 import type { WebhookInbox } from './webhook-inbox';
@@ -84,6 +85,8 @@ export interface LocalRuntime {
   baseUrl: string;
   tableName: string;
   queues: Record<QueueName, QueueUrls>;
+  /** The failure queue URL of each table-stream consumer, by consumer name (local/stream-failure-queues.ts). */
+  streamFailureQueues: StreamFailureQueueUrls;
   /** Base URL of the SMS network simulator. */
   smsSimulatorUrl: string;
   /**

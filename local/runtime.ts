@@ -26,6 +26,8 @@ import { startOrReuseStores } from './runtime-stores';
 import type { LocalRuntime, LocalRuntimeOptions } from './runtime-types';
 import { loadSeedDocument } from './seed/load';
 import { createQueues } from './sqs-local';
+import { createStreamFailureQueues, readStreamFailures } from './stream-failure-queues';
+import { streamConsumers } from '../shared/topology/streams';
 import { createStripeEmulator } from './stripe-emulator';
 import { startLocalTopics } from './topics';
 import { writeTrustedCaFile } from './trusted-ca-file';
@@ -71,6 +73,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
     if (created && options.preload) await options.preload({ client: dynamo, tableName });
     const queues = await createQueues(sqs, queuePrefix);
+    // The stream consumers' failure queues (issue #31): where they set aside what they cannot process.
+    const streamFailureQueues = await createStreamFailureQueues(sqs, streamConsumers, queuePrefix);
     // The SNS topics (issue #21): their consumers are invoked as a topic subscription invokes
     // them, with the same retries and a dead-letter queue each.
     const topics = await startLocalTopics({
@@ -107,6 +111,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       inboxUrl: () => inbox?.url,
       stripe: () => emulator,
       baseUrl: () => baseUrl,
+      streamFailures: () => readStreamFailures(sqsEndpoint, streamFailureQueues),
     });
     // Put back after the gateway has stopped (cleanups run last first).
     const processEnvironment = reserveHandlerEnvironment(cleanups);
@@ -159,6 +164,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       dynamodbEndpoint,
       sqsEndpoint,
       queues,
+      streamFailureQueues,
       smsSimulatorUrl: simulator.url,
       baseUrl: gateway.baseUrl,
       inboxOrigin: inbox.origin,
@@ -180,7 +186,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
 
     const redriven = await redrivePersistedRuntime({ options, sqsLocal, created, dynamo, tableName });
     const streamReader = await startConsumers(
-      { sqs, queues, dynamo, dynamodbEndpoint, tableName, retryDelaySeconds: options.retryDelaySeconds, quiet: options.quiet },
+      { sqs, queues, streamFailureQueues, dynamo, dynamodbEndpoint, tableName, retryDelaySeconds: options.retryDelaySeconds, quiet: options.quiet },
       cleanups,
     );
 
@@ -188,6 +194,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       baseUrl: gateway.baseUrl,
       tableName,
       queues,
+      streamFailureQueues,
       smsSimulatorUrl: simulator.url,
       awsSms,
       topics,

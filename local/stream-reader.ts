@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -9,13 +10,15 @@ import {
   type AttributeValue,
   type DynamoDBStreamsClient,
 } from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { tableDefinition } from '../shared/db/table';
 import type { StreamConsumerDefinition } from '../shared/topology/streams';
 import { invokeHandler, loadHandler, type LambdaHandler } from './handler-loader';
-import { lambdaContext, localRegion } from './lambda-context';
+import { lambdaContext, localAccountId, localRegion } from './lambda-context';
 import { logger } from '../shared/observability/logger';
 import { abortableSleep } from './abortable-sleep';
+import type { StreamFailureQueueUrls } from './stream-failure-queues';
 
 /** Options of startStreamReader. */
 export interface StreamReaderOptions {
@@ -27,6 +30,14 @@ export interface StreamReaderOptions {
   handler?: LambdaHandler;
   /** Pause between reads of a shard with nothing new (default 200 ms). */
   idleMs?: number;
+  /** Pause before a failed batch is read again (default 1000 ms). */
+  retryDelayMs?: number;
+  /**
+   * The consumers' failure queues (local/stream-failure-queues.ts): where the position of a
+   * record whose retries ran out is sent, as the event source mapping's on-failure destination
+   * does. Without them such a record is given up with its ERROR line only.
+   */
+  failureQueues?: { sqs: SQSClient; urls: StreamFailureQueueUrls };
   quiet?: boolean;
 }
 
@@ -52,6 +63,9 @@ export interface StreamReader {
 
 /** An attribute value of the SDK (Uint8Array for binary) as Lambda's event carries it (base64 text). */
 const lambdaAttribute = (value: AttributeValue): unknown => {
+  // The SDK reads a map key `__proto__` (an attribute or a key of an M) as undefined; Lambda's
+  // event would carry it, and the consumers' unmarshall drops it: left out here.
+  if (value === undefined || value === null) return undefined;
   if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
   if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
   if (value.M !== undefined) return { M: lambdaImage(value.M) };
@@ -60,7 +74,13 @@ const lambdaAttribute = (value: AttributeValue): unknown => {
 };
 
 const lambdaImage = (image: Record<string, AttributeValue> | undefined) =>
-  image ? Object.fromEntries(Object.entries(image).map(([name, value]) => [name, lambdaAttribute(value)])) : undefined;
+  image
+    ? Object.fromEntries(
+        Object.entries(image)
+          .filter(([, value]) => value !== undefined && value !== null)
+          .map(([name, value]) => [name, lambdaAttribute(value)]),
+      )
+    : undefined;
 
 /**
  * A record read with GetRecords as Lambda's event source mapping hands it to a function:
@@ -112,9 +132,12 @@ const streamArnOf = async (options: StreamReaderOptions): Promise<string> => {
  * Reads the table's DynamoDB stream from DynamoDB Local the way Lambda's event source mapping
  * reads it in AWS, and invokes the SAME consumer handlers (shared/topology/streams.ts) with
  * real DynamoDBStreamEvents: shards in order, up to the consumer's batch size per invocation,
- * only records that pass its `type` filter; when the consumer reports a batchItemFailure, the
- * shard is read again from that record after a second (ReportBatchItemFailures), so no change
- * is skipped. Shards open at start are read from their latest record (changes from before the
+ * only records that pass its `type` filter; when the consumer reports a batchItemFailure (or
+ * throws), the shard is read again from that record after a second (ReportBatchItemFailures),
+ * so no change is skipped, up to the consumer's `retryAttempts` retries: then the record is
+ * given up, its position sent to the consumer's failure queue (as the on-failure destination
+ * does), and the shard read on after it. A consumer reports a failure only for an outage: a
+ * record it cannot process it sets aside itself (shared/queues/stream-failures.ts). Shards open at start are read from their latest record (changes from before the
  * runtime started, the seed load included, make no events); shards that appear later
  * (DynamoDB rolls them over) from their start.
  */
@@ -122,6 +145,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
   const controller = new AbortController();
   const { signal } = controller;
   const idleMs = options.idleMs ?? 200;
+  const retryDelayMs = options.retryDelayMs ?? 1000;
   let held = false;
 
   const run = async (consumer: StreamConsumerDefinition, looked: () => void): Promise<void> => {
@@ -153,6 +177,49 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
       options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }), { abortSignal: signal });
     /** The last record read from each shard, where a trimmed iterator goes on from. */
     const lastRead = new Map<string, string>();
+    /** Per shard, the record a batch last failed at and how many times in a row. */
+    const failing = new Map<string, { sequenceNumber: string; attempts: number }>();
+
+    /**
+     * Gives up a record whose retries ran out, as the event source mapping does: its position
+     * (Lambda's on-failure record, `DDBStreamBatchInfo`) to the consumer's failure queue and an
+     * ERROR line; the shard is read on from after it. (Deployed, bisection has narrowed the
+     * batch around it by then; here the record alone is given up.)
+     */
+    const giveUp = async (shardId: string, record: DynamoDBRecord, attempts: number, error: string | undefined): Promise<void> => {
+      const sequenceNumber = record.dynamodb!.SequenceNumber!;
+      const created = record.dynamodb?.ApproximateCreationDateTime;
+      const arrival = created ? new Date(created * 1000).toISOString() : new Date().toISOString();
+      const fields = { component: 'local-stream-reader', consumer: consumer.name, shard: shardId, sequence_number: sequenceNumber, correlation_id: record.eventID, attempts };
+      logger.error('stream record given up: its retries ran out; its position goes to the failure queue', { ...fields, ...(error ? { error } : {}) });
+      const url = options.failureQueues?.urls[consumer.name];
+      if (!url) return;
+      await options.failureQueues!.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: url,
+          MessageBody: JSON.stringify({
+            requestContext: {
+              requestId: randomUUID(),
+              functionArn: `arn:aws:lambda:${localRegion}:${localAccountId}:function:${consumer.name}`,
+              condition: 'RetryAttemptsExhausted',
+              approximateInvokeCount: attempts,
+            },
+            responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: error ? 'Unhandled' : null },
+            version: '1.0',
+            timestamp: new Date().toISOString(),
+            DDBStreamBatchInfo: {
+              shardId,
+              startSequenceNumber: sequenceNumber,
+              endSequenceNumber: sequenceNumber,
+              approximateArrivalOfFirstRecord: arrival,
+              approximateArrivalOfLastRecord: arrival,
+              batchSize: 1,
+              streamArn,
+            },
+          }),
+        }),
+      );
+    };
 
     const discover = async () => {
       let exclusiveStartShardId: string | undefined;
@@ -198,6 +265,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
         const event: DynamoDBStreamEvent = { Records: records };
         const context = lambdaContext({ name: consumer.name, timeoutSeconds: consumer.timeoutSeconds });
         let failedAt: string | undefined;
+        let thrown: string | undefined;
         try {
           const result = (await invokeHandler(handler, event, context, consumer.timeoutSeconds * 1000)) as
             | { batchItemFailures?: { itemIdentifier?: string }[] }
@@ -205,6 +273,7 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           failedAt = result?.batchItemFailures?.[0]?.itemIdentifier;
         } catch (error) {
           failedAt = records[0]!.dynamodb!.SequenceNumber;
+          thrown = error instanceof Error ? error.message : String(error);
           logger.error('stream consumer failed', {
             component: 'local-stream-reader',
             consumer: consumer.name,
@@ -222,10 +291,24 @@ export const startStreamReader = (options: StreamReaderOptions): StreamReader =>
           });
         }
         if (failedAt !== undefined) {
+          const previous = failing.get(shardId);
+          const attempts = previous?.sequenceNumber === failedAt ? previous.attempts + 1 : 1;
+          const failedRecord = records.find((record) => record.dynamodb?.SequenceNumber === failedAt);
+          // The first try and `retryAttempts` retries, then the record is given up (deployed: the
+          // event source mapping's MaximumRetryAttempts and on-failure destination).
+          if (attempts > consumer.retryAttempts && failedRecord) {
+            failing.delete(shardId);
+            await giveUp(shardId, failedRecord, attempts, thrown);
+            lastRead.set(shardId, failedAt);
+            iterators.set(shardId, await iteratorAt(shardId, 'AFTER_SEQUENCE_NUMBER', failedAt));
+            return true;
+          }
+          failing.set(shardId, { sequenceNumber: failedAt, attempts });
           iterators.set(shardId, await iteratorAt(shardId, 'AT_SEQUENCE_NUMBER', failedAt));
-          await abortableSleep(1000, signal);
+          await abortableSleep(retryDelayMs, signal);
           return true;
         }
+        failing.delete(shardId);
       }
       const lastRecord = page.Records?.at(-1)?.dynamodb?.SequenceNumber;
       if (lastRecord) lastRead.set(shardId, lastRecord);

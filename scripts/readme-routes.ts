@@ -29,7 +29,7 @@ export const renderRouteTable = (): string => {
   );
   const streams = streamConsumers.map(
     (consumer) =>
-      `| STREAM | the table's stream (\`type\` ${consumer.itemTypes.join(', ')}; ${consumer.retryAttempts} retries, then a failure queue) | \`${consumer.handler}\` | consumer | no | ${access(consumer.access.table, consumer.access.sendsTo, consumer.access.secrets)} |`,
+      `| STREAM | the table's stream (\`type\` ${consumer.itemTypes.join(', ')}; a record it cannot process is set aside on its failure queue at once, an outage retried ${consumer.retryAttempts} times, then the failure queue) | \`${consumer.handler}\` | consumer | no | ${access(consumer.access.table, consumer.access.sendsTo, consumer.access.secrets)} |`,
   );
   const features = { awsSms: '`-c smsProvider=aws`', smsTwoWay: '`-c smsTwoWay=true`' };
   const topics = topicConsumers.map(

@@ -144,6 +144,10 @@ export class OperationsDashboard extends Construct {
       // The operator feed (issue #20): its lines by outcome (applied, unchanged, stale, rejected).
       graph('Operator feed lines by outcome', [searchOf(metrics, 'FeedRecords')], [], 8),
     ]);
+    rows.push([
+      // The table's stream consumers (issue #31): records they could not process, set aside on their failure queues.
+      graph('Stream records set aside by consumer', [searchOf(metrics, 'StreamRecordsSetAside')], [], 24),
+    ]);
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName, widgets: rows });
   }

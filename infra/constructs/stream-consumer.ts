@@ -21,6 +21,13 @@ export interface StreamConsumerProps extends ConsumerDeployment {
  * (event filtering: the rate-limit writes of every request never invoke it), in batches, with
  * ReportBatchItemFailures, bisection of a failing batch and a bounded number of retries, after
  * which the failed records' positions go to a failure queue (14 days, watched by an alarm).
+ *
+ * The consumer itself sets aside on that queue, at once, every record it cannot process
+ * (its URL is in the function's configuration: `failureQueueUrlVariable`), so a batch fails
+ * only on an outage or when the function itself fails (its timeout, its memory): what the
+ * retries and bisection are for. No maximum record age is set: it would also drop records that
+ * never failed but waited longer than it behind a bulk load (docs/operations.md, "Stream
+ * records set aside", gives the worst cases).
  */
 export class StreamConsumer extends Construct {
   readonly consumer: ServiceFunction;
@@ -29,6 +36,10 @@ export class StreamConsumer extends Construct {
   constructor(scope: Construct, id: string, props: StreamConsumerProps) {
     super(scope, id);
     const { definition, ...deployment } = props;
+    this.failureQueue = failureQueue(this, 'Failures', props.production, `on-failure destination of the ${definition.name} stream consumer`);
+    // The consumer sets aside a record it cannot process on the same queue (shared/queues/stream-failures.ts):
+    // its URL in the function's configuration, and sqs:SendMessage on it (below).
+    deployment.environment = { ...deployment.environment, [definition.failureQueueUrlVariable]: this.failureQueue.queueUrl };
     this.consumer = consumerFunction(this, deployment, {
       name: definition.name,
       handler: definition.handler,
@@ -36,7 +47,8 @@ export class StreamConsumer extends Construct {
       timeoutSeconds: definition.timeoutSeconds,
       description: `consumer of the table's stream (${definition.name})`,
     });
-    this.failureQueue = failureQueue(this, 'Failures', props.production, `on-failure destination of the ${definition.name} stream consumer`);
+    // The same statement the on-failure destination needs (the event source mapping sends as the function's role).
+    this.failureQueue.grantSendMessages(this.consumer.role);
     NagSuppressions.addResourceSuppressions(
       this.consumer.role,
       [

@@ -7,8 +7,8 @@
  * the AWS End User Messaging emulator and the messages SIMs sent (issue #21), every customer's
  * lifecycle webhook subscriptions with their delivery attempts (and a form subscribing the
  * webhook inbox), the SIMs with a form changing their status and usage (issue #15), the
- * operator feed's applied messages and refused lines (issue #20), and the webhook inbox's
- * deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
+ * operator feed's applied messages and refused lines (issue #20), the table-stream records its
+ * consumers set aside (issue #31), and the webhook inbox's deliveries. No script, no framework: HTML escaped by construction (./html.ts), a
  * strict Content-Security-Policy, loopback hosts only, and every POST checked for the same
  * origin and the instance's form token (./http.ts). Errors are JSON `{detail, code}`
  * (docs/local-runtime.md lists the codes). It never exists in the deployed stack.
@@ -31,6 +31,7 @@ import { smsSection } from './sections/sms';
 import { awsSmsSection } from './sections/aws-sms';
 import { webhooksSection } from './sections/webhooks';
 import { feedSection } from './sections/feed';
+import { streamFailuresSection } from './sections/stream-failures';
 import type { ConsoleSources } from './sources';
 import { logger } from '../../shared/observability/logger';
 
@@ -54,6 +55,7 @@ export const defaultSections = (sources: ConsoleSources, activity: ActivityLog):
   webhooksSection(sources, activity),
   simsSection(sources, activity),
   feedSection(sources),
+  streamFailuresSection(sources),
   inboxSection(sources),
 ];
 

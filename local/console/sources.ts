@@ -4,6 +4,7 @@ import type { SimulatedMessage } from '../sms-simulator';
 import type { EmulatedSms } from '../aws-sms-emulator';
 import type { StripeEmulator } from '../stripe-emulator';
 import type { OrderSource } from './orders';
+import type { StreamFailureMessage } from '../stream-failure-queues';
 
 /** The local runtime as the console sees it (local/runtime.ts builds it). */
 export interface ConsoleSources {
@@ -21,6 +22,8 @@ export interface ConsoleSources {
   inboxUrl(): string | undefined;
   /** The embedded Stripe emulator, or undefined when STRIPE_SECRET_KEY is set (`none` or a key): then no Pay buttons. */
   stripe(): StripeEmulator | undefined;
+  /** What the table-stream consumers' failure queues hold, newest first (issue #31; absent: none). */
+  streamFailures?(): Promise<StreamFailureMessage[]>;
   /** The API's base URL (`http://127.0.0.1:3000`): the console pays through `{base}/_local/stripe`, as `npm run pay` does. */
   baseUrl(): string;
 }

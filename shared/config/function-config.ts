@@ -138,6 +138,15 @@ export const defaultRetryScheduleSeconds = [60, 300, 1800, 7200, 21_600, 43_200]
 /** WEBHOOK_DELIVERY_QUEUE_URL: the webhook-deliveries queue (text, as CALLBACK_QUEUE_URL). */
 const deliveryQueueUrl = required('WEBHOOK_DELIVERY_QUEUE_URL', text);
 
+/**
+ * The failure queue of a stream consumer (shared/topology/streams.ts `failureQueueUrlVariable`):
+ * where it sets aside a record it cannot process (shared/queues/stream-failures.ts). One
+ * variable per consumer, since the local runtime hosts every handler in one process.
+ */
+const lifecycleFailureQueueUrl = required('LIFECYCLE_FAILURE_QUEUE_URL', text);
+/** SIM_LISTS_FAILURE_QUEUE_URL: the failure queue of maintain-sim-lists (as above). */
+const simListsFailureQueueUrl = required('SIM_LISTS_FAILURE_QUEUE_URL', text);
+
 /** Every function's configuration, by function name (route and queue consumer names). */
 export const functionConfigs = {
   'list-sims': developerRoute,
@@ -174,8 +183,8 @@ export const functionConfigs = {
   'delete-webhook': webhookRoute,
   'rotate-webhook-secret': webhookRoute,
   'list-webhook-deliveries': webhookRoute,
-  'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl },
-  'maintain-sim-lists': tableVariables,
+  'publish-lifecycle-events': { ...tableVariables, deliveryQueueUrl, failureQueueUrl: lifecycleFailureQueueUrl },
+  'maintain-sim-lists': { ...tableVariables, failureQueueUrl: simListsFailureQueueUrl },
   'apply-operator-feed': tableVariables,
   'record-sms-events': {
     ...tableVariables,

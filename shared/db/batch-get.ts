@@ -1,4 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransientFailure } from '../errors/outage';
 import { sleep } from '../time/sleep';
 
 /** A primary key of the single table. */
@@ -39,7 +40,7 @@ const batchGetCall = async (db: DynamoDBDocumentClient, tableName: string, keys:
   const found: Record<string, unknown>[] = [];
   let pending: Record<string, unknown>[] = keys.map(({ PK, SK }) => ({ PK, SK }));
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    if (attempt > maxAttempts) throw new Error(`${pending.length} keys stayed unprocessed after ${maxAttempts} attempts`);
+    if (attempt > maxAttempts) throw new TransientFailure(`${pending.length} keys stayed unprocessed after ${maxAttempts} attempts`);
     if (attempt > 1) await sleep(Math.min(25 * 2 ** (attempt - 2), 1000) * (0.5 + Math.random() / 2));
     const output = await db.send(
       new BatchGetCommand({

@@ -11,6 +11,9 @@
 const outageNames = new Set([
   'ThrottlingException',
   'Throttling',
+  'ThrottledException',
+  'KmsThrottled',
+  'OverLimit',
   'ProvisionedThroughputExceededException',
   'RequestLimitExceeded',
   'RequestThrottled',
@@ -19,6 +22,7 @@ const outageNames = new Set([
   'SlowDown',
   'LimitExceededException',
   'InternalServerError',
+  'InternalServerErrorException',
   'InternalFailure',
   'InternalError',
   'ServiceUnavailable',
@@ -32,7 +36,22 @@ const outageNames = new Set([
 ]);
 
 /** Node's codes of a connection that failed or broke (net, dns, undici). */
-const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+const networkCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_GOAWAY_SESSION',
+]);
 
 /**
  * Thrown by the service's own code for a condition that passes with time, such as a SIM that

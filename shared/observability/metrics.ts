@@ -58,6 +58,8 @@ export const metricNames = {
   ColdStart: { unit: 'Count', dimensions: ['function_name'] },
   /** Operator feed lines by outcome: applied, unchanged, stale, rejected (issue #20; the alarm watches rejected). */
   FeedRecords: { unit: 'Count', dimensions: ['outcome'] },
+  /** Stream records a consumer could not process and set aside on its failure queue (issue #31), by consumer. */
+  StreamRecordsSetAside: { unit: 'Count', dimensions: ['consumer'] },
 } as const satisfies Record<string, { unit: 'Count' | 'Milliseconds'; dimensions: readonly string[] }>;
 
 /** The name of a metric of the service. */

@@ -25,6 +25,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, maxBatchGetKeys } from '../db/batch-get';
 import { batchWriteAll } from '../db/batch-write';
 import { isConditionFailure } from '../db/conditions';
+import { TransientFailure } from '../errors/outage';
 import { key, partition, sortKeyPrefix } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { sleep } from '../time/sleep';
@@ -116,7 +117,7 @@ export const appendRecounts = async (table: ListTable, customerId: string, touch
       if (Number(taken.pending) >= (table.journalFoldAt ?? defaultJournalFoldAt)) await foldJournal(table, customerId, layout);
       return recounts;
     }
-    if (attempt >= maxAppendAttempts) throw new Error(`the count journal of ${customerId} was folded over ${attempt} appends in a row`);
+    if (attempt >= maxAppendAttempts) throw new TransientFailure(`the count journal of ${customerId} was folded over ${attempt} appends in a row`);
   }
 };
 
@@ -241,7 +242,8 @@ const foldPage = async (
       );
       return true;
     } catch (error) {
-      if (!isConditionFailure(error) || attempt >= maxPageAttempts) throw error;
+      if (!isConditionFailure(error)) throw error;
+      if (attempt >= maxPageAttempts) throw new TransientFailure(`a count page of ${customerId} kept changing over ${attempt} attempts`, { cause: error });
       await sleep(Math.min(20 * 2 ** attempt, 1000) * Math.random());
       page = (await table.db.send(new GetCommand({ TableName: table.tableName, Key: pageKey, ConsistentRead: true }))).Item;
       if (throughOf(page) >= through) return false;

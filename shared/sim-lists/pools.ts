@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../db/conditions';
+import { TransientFailure } from '../errors/outage';
 import type { SimItem } from '../db/items';
 import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
@@ -89,7 +90,9 @@ export const recountPools = async (table: ListTable, groupId: string, shards: re
       );
       return;
     } catch (error) {
-      if (!isConditionFailure(error) || attempt >= maxAttempts) throw error;
+      if (!isConditionFailure(error)) throw error;
+      // Other writers kept winning: contention, which a later attempt does not meet (an outage).
+      if (attempt >= maxAttempts) throw new TransientFailure(`the pool usage of group ${groupId} kept changing over ${attempt} attempts`, { cause: error });
       await sleep(Math.min(20 * 2 ** attempt, 1000) * Math.random());
     }
   }

@@ -14,8 +14,19 @@ export interface StreamConsumerDefinition {
   timeoutSeconds: number;
   /** Records per invocation. */
   batchSize: number;
-  /** Times a failing batch is retried before it is given up (then sent to the failure queue). */
+  /**
+   * Times a failing batch is retried before it is given up (its position then goes to the
+   * failure queue). Only an outage, or the function itself failing (its timeout, its memory),
+   * fails a batch: a record the consumer cannot process is set aside at once instead
+   * (shared/queues/stream-failures.ts; docs/operations.md, "Stream records set aside").
+   */
   retryAttempts: number;
+  /**
+   * Environment variable that gives the consumer the URL of its own failure queue, where it
+   * sets aside a record it cannot process (the queue of the event source mapping's
+   * on-failure destination too).
+   */
+  failureQueueUrlVariable: string;
   /** Only records whose new or old image has one of these `type` values reach the consumer (event filtering). */
   itemTypes: readonly string[];
   access: RouteAccess;
@@ -32,6 +43,7 @@ export const streamConsumers: StreamConsumerDefinition[] = [
     timeoutSeconds: 30,
     batchSize: 100,
     retryAttempts: 10,
+    failureQueueUrlVariable: 'LIFECYCLE_FAILURE_QUEUE_URL',
     // sms_inbound: a message a SIM sent (issue #21), which makes sms.received.
     itemTypes: ['sim', 'bearer_token', 'api_key', 'sms_inbound'],
     access: { table: 'read', sendsTo: ['webhook-deliveries'] },
@@ -45,6 +57,7 @@ export const streamConsumers: StreamConsumerDefinition[] = [
     timeoutSeconds: 60,
     batchSize: 500,
     retryAttempts: 20,
+    failureQueueUrlVariable: 'SIM_LISTS_FAILURE_QUEUE_URL',
     itemTypes: ['sim'],
     access: { table: 'readWrite' },
   },

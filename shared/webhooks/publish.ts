@@ -51,11 +51,13 @@ const jobsFor = async (
 /**
  * The publisher of one batch of stream records (issue #15, point 3): turns each record's changes
  * of SIM and credential items into lifecycle events (./stream-changes.ts) and queues one delivery
- * job per (event, subscription) on the webhook-deliveries queue. It resolves true when the
- * record's jobs are queued (or it has none), false (logged) when that failed. The subscriptions
- * and group directories it reads are cached for the batch.
+ * job per (event, subscription) on the webhook-deliveries queue. It resolves once the record's
+ * jobs are queued (or it has none), and throws what failed otherwise: the consumer tells an
+ * outage from a record it cannot process (shared/routes/publish-lifecycle-events.ts). The
+ * subscriptions and group directories it reads are cached for the batch (a read that failed is
+ * not: the next record reads again).
  */
-export const batchPublisher = (deps: PublishDeps): ((record: TableStreamRecord) => Promise<boolean>) => {
+export const batchPublisher = (deps: PublishDeps): ((record: TableStreamRecord) => Promise<void>) => {
   const subscriptionsOf = cachedSubscriptions(deps);
   const directoriesOf = cachedDirectories(deps);
   return (record) => publishRecord(deps, record, subscriptionsOf, directoriesOf);
@@ -69,6 +71,7 @@ const cachedSubscriptions = (deps: PublishDeps) => {
     if (!found) {
       found = listSubscriptions(deps, customerId);
       cache.set(customerId, found);
+      found.catch(() => cache.delete(customerId));
     }
     return found;
   };
@@ -79,37 +82,34 @@ const cachedDirectories = (deps: PublishDeps) => {
   const cache = new Map<string, Promise<GroupDirectory | undefined>>();
   return (groupId: string): Promise<GroupDirectory | undefined> => {
     let found = cache.get(groupId);
-    if (!found) cache.set(groupId, (found = readGroupDirectory(deps, groupId)));
+    if (!found) {
+      cache.set(groupId, (found = readGroupDirectory(deps, groupId)));
+      found.catch(() => cache.delete(groupId));
+    }
     return found;
   };
 };
 
-/** Queues the delivery jobs of one stream record's events; false (logged) when that failed. */
+/** Queues the delivery jobs of one stream record's events; throws what failed. */
 const publishRecord = async (
   deps: PublishDeps,
   record: TableStreamRecord,
   subscriptionsOf: (customerId: string) => Promise<WebhookSubscriptionItem[]>,
   directoriesOf: (groupId: string) => Promise<GroupDirectory | undefined>,
-): Promise<boolean> => {
-  try {
-    const image = unmarshall((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>) as { type?: string; customer_path?: string[] };
-    const directory = image.type === 'sim' && image.customer_path?.[0] ? await directoriesOf(image.customer_path[0]) : undefined;
-    const changes = lifecycleChanges(record, () => directory);
-    if (changes.length === 0) return true;
-    const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
-    if (jobs.length > 0) await deps.queue.enqueue(jobs);
-    for (const change of changes) {
-      recordMetric('LifecycleEvents', { type: change.type });
-      logger.info('lifecycle event', {
-        event_id: change.id,
-        type: change.type,
-        customer_id: change.customerId,
-        jobs: jobs.filter((job) => job.event.id === change.id).length,
-      });
-    }
-    return true;
-  } catch (error) {
-    logger.error('lifecycle event publishing failed', { error: error instanceof Error ? error.message : String(error) });
-    return false;
+): Promise<void> => {
+  const image = unmarshall((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>) as { type?: string; customer_path?: string[] };
+  const directory = image.type === 'sim' && image.customer_path?.[0] ? await directoriesOf(image.customer_path[0]) : undefined;
+  const changes = lifecycleChanges(record, () => directory);
+  if (changes.length === 0) return;
+  const jobs = (await Promise.all(changes.map((change) => jobsFor(deps, change, subscriptionsOf)))).flat();
+  if (jobs.length > 0) await deps.queue.enqueue(jobs);
+  for (const change of changes) {
+    recordMetric('LifecycleEvents', { type: change.type });
+    logger.info('lifecycle event', {
+      event_id: change.id,
+      type: change.type,
+      customer_id: change.customerId,
+      jobs: jobs.filter((job) => job.event.id === change.id).length,
+    });
   }
 };

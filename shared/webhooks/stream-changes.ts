@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiKeyItem, BearerTokenItem, SimItem, SmsInboundItem } from '../db/items';
+import { customerPathOf, simImageOf, textOf } from '../db/stream-images';
 import type { TableStreamRecord } from '../db/stream-record';
 import type { GroupDirectory } from '../groups/directory';
 import { isoWithOffset, simObject } from '../sims/sim-object';
@@ -81,11 +82,11 @@ type Credential = (BearerTokenItem | ApiKeyItem) & Record<string, unknown>;
 
 const credentialChanges = (record: TableStreamRecord, timestamp: string, item: Credential, old: Credential | undefined): LifecycleChange[] => {
   const token = item.type === 'bearer_token';
-  const owner = token ? (item as BearerTokenItem).user_customer_id : (item as ApiKeyItem).customer_id;
+  const owner = textOf(item, token ? 'user_customer_id' : 'customer_id');
   const base = {
     timestamp,
     customerId: owner,
-    ...(token ? {} : { customerPath: [...(item as ApiKeyItem).customer_path] }),
+    ...(token ? {} : { customerPath: customerPathOf(item, 'customer_path') }),
   };
   const data = <Action extends 'issued' | 'revoked' | 'verified'>(action: Action) => ({
     kind: token ? ('bearer_token' as const) : ('api_key' as const),
@@ -110,8 +111,8 @@ const inboundChanges = (record: TableStreamRecord, timestamp: string, item: SmsI
     id: eventId(record, 'sms.received'),
     type: 'sms.received',
     timestamp,
-    customerId: item.owner_customer_id,
-    customerPath: [...item.owner_customer_path],
+    customerId: textOf(item as unknown as Record<string, unknown>, 'owner_customer_id'),
+    customerPath: customerPathOf(item as unknown as Record<string, unknown>, 'owner_customer_path'),
     dataFor: () => ({
       iccid: item.iccid,
       msisdn: item.msisdn,
@@ -134,6 +135,8 @@ const inboundChanges = (record: TableStreamRecord, timestamp: string, item: SmsI
  * - a credential that gains `verified_at` (its first successful authentication): identity.verified;
  * - a received SMS inserted (shared/sms/inbound.ts, taken once per inbound message): sms.received.
  * Anything else (removals, other items, writes that change none of these) makes no event.
+ * An item whose owner, customer path or SIM id is not one (../db/stream-images.ts) throws
+ * MalformedItem: its consumer sets the record aside rather than address an event by it.
  * A SIM's data is shown with its group's directory as `directories` gives it (names, bundle
  * figures and pool usage as they are now; shared/groups/directory.ts).
  */
@@ -145,7 +148,8 @@ export const lifecycleChanges = (record: TableStreamRecord, directories: (groupI
   const seconds = record.dynamodb?.ApproximateCreationDateTime;
   const timestamp = isoWithOffset(typeof seconds === 'number' ? Math.round(seconds * 1000) : Date.now());
   if (item.type === 'sim') {
-    const sim = item as unknown as SimItem;
+    const sim = simImageOf(item);
+    // The old image is compared field by field only; its shape is not what the event addresses by.
     return simChanges(record, timestamp, sim, old?.type === 'sim' ? (old as unknown as SimItem) : undefined, directories(sim.customer_path[0]!));
   }
   if (item.type === 'sms_inbound') return record.eventName === 'INSERT' ? inboundChanges(record, timestamp, item as unknown as SmsInboundItem) : [];

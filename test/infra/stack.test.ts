@@ -251,7 +251,52 @@ describe('the service stack over a route table with every kind of row (dev)', ()
         .map((id) => json.Resources[id]!.Properties!)
         .find((candidate) => referencedIds(candidate.Dimensions).includes(failureId));
       expect(alarm, definition.name).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0 });
+      expect(alarm!.AlarmDescription, definition.name).toBe(
+        `Stream records the ${definition.name} consumer could not process: set aside at once (the message holds the record and the reason), or failed ${definition.retryAttempts + 1} times by an outage or the function itself (the message holds their positions: read them from the stream within 24 hours). Find the cause, then replay or repair them. Runbook: docs/operations.md#dead-letter-queue-not-empty`,
+      );
     }
+  });
+
+  it('lets each stream consumer set aside a record it cannot process on its own failure queue, and no other queue of the kind', () => {
+    const { json, stack } = synthesised;
+    const failureIds = streamConsumers.map((definition) => logicalId(synthesised, stack.streamConsumers.get(definition.name)!.failureQueue));
+    for (const definition of streamConsumers) {
+      const streamConsumer = stack.streamConsumers.get(definition.name)!;
+      const functionId = logicalId(synthesised, streamConsumer.consumer.function);
+      const failureId = logicalId(synthesised, streamConsumer.failureQueue);
+      const roleId = logicalId(synthesised, streamConsumer.consumer.role);
+      // Its URL in the configuration the function requires (shared/config/function-config.ts).
+      expect(environmentOf(json, functionId)[definition.failureQueueUrlVariable], definition.name).toEqual({ Ref: failureId });
+      expect(requiredVariables(functionConfigs[definition.name as FunctionName]), definition.name).toContain(definition.failureQueueUrlVariable);
+      expect(actionsOn(json, roleId, failureId), definition.name).toContain('sqs:SendMessage');
+      for (const otherId of failureIds.filter((id) => id !== failureId)) expect(actionsOn(json, roleId, otherId), definition.name).toEqual([]);
+    }
+  });
+
+  it('holds a stream record that fails the function itself by bisection and a bounded number of retries, never by the age of a record', () => {
+    const { json, stack } = synthesised;
+    const mappings = idsOfType(json, 'AWS::Lambda::EventSourceMapping').map((id) => json.Resources[id]!.Properties!);
+    // docs/operations.md, "Stream records set aside": what the handler does not set aside is
+    // retried at most retryAttempts times, bisected, then its position goes to the failure queue;
+    // a MaximumRecordAgeInSeconds would drop records that never failed but waited behind a bulk load.
+    const configuration = streamConsumers.map((definition) => {
+      const streamConsumer = stack.streamConsumers.get(definition.name)!;
+      const functionId = logicalId(synthesised, streamConsumer.consumer.function);
+      const mapping = mappings.find((candidate) => referencedIds(candidate.FunctionName).includes(functionId))!;
+      return {
+        name: definition.name,
+        timeout: json.Resources[functionId]!.Properties!.Timeout,
+        batchSize: mapping.BatchSize,
+        bisect: mapping.BisectBatchOnFunctionError,
+        retries: mapping.MaximumRetryAttempts,
+        maximumRecordAge: mapping.MaximumRecordAgeInSeconds ?? 'none',
+        reportsItems: mapping.FunctionResponseTypes,
+      };
+    });
+    expect(configuration).toEqual([
+      { name: 'publish-lifecycle-events', timeout: 30, batchSize: 100, bisect: true, retries: 10, maximumRecordAge: 'none', reportsItems: ['ReportBatchItemFailures'] },
+      { name: 'maintain-sim-lists', timeout: 60, batchSize: 500, bisect: true, retries: 20, maximumRecordAge: 'none', reportsItems: ['ReportBatchItemFailures'] },
+    ]);
   });
 
   it('alarms to the operations topic as soon as a dead-letter queue holds a message', () => {
@@ -448,6 +493,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     const tokens = new Set([
       logicalId(synthesised, stack.serviceTable.table),
       ...[...stack.workQueues.values()].map((workQueue) => logicalId(synthesised, workQueue.queue)),
+      ...[...stack.streamConsumers.values()].map((streamConsumer) => logicalId(synthesised, streamConsumer.failureQueue)),
       ...[...stack.secrets.secrets.values()].map((secret) => logicalId(synthesised, secret)),
       logicalId(synthesised, stack.notifications.topic),
     ]);
@@ -507,7 +553,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     expect(stack.routeFunctions.size).toBe(fixtureRoutes.length);
   });
 
-  it('outputs the API URL, the table name, every queue and DLQ URL and the secret names', () => {
+  it('outputs the API URL, the table name, every queue and DLQ URL, the stream consumers\' failure queue URLs and the secret names', () => {
     const { json, stack } = synthesised;
     const outputs = json.Outputs ?? {};
     const pascal = (name: string) => name.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
@@ -522,6 +568,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
           `${pascal(definition.name)}QueueUrl`,
           `${pascal(definition.name)}DeadLetterQueueUrl`,
         ]),
+        ...streamConsumers.map((definition) => `${pascal(definition.name)}FailureQueueUrl`),
         ...secretsInUse().map((name) => `Secret${pascal(name.toLowerCase())}`),
       ].sort(),
     );
@@ -531,6 +578,7 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     expect(outputs.CallbacksDeadLetterQueueUrl!.Value).toEqual({
       Ref: logicalId(synthesised, stack.workQueues.get('callbacks')!.deadLetterQueue),
     });
+    expect(outputs.MaintainSimListsFailureQueueUrl!.Value).toEqual({ Ref: logicalId(synthesised, stack.streamConsumers.get('maintain-sim-lists')!.failureQueue) });
   });
 
   it('has no dependency cycle, which CloudFormation would refuse only at deploy time', () => {

@@ -136,7 +136,7 @@ describe('the developer console in Chromium', () => {
     // Every section folds (details/summary: no script), and opens again.
     await page.goto(runtime.consoleUrl);
     const sections = await page.locator('main > section').evaluateAll((all) => all.map((section) => section.id));
-    expect(sections).toEqual(['activity', 'orders', 'outbox', 'operations', 'sms', 'aws-sms', 'webhooks', 'sims', 'feed', 'inbox']);
+    expect(sections).toEqual(['activity', 'orders', 'outbox', 'operations', 'sms', 'aws-sms', 'webhooks', 'sims', 'feed', 'stream-failures', 'inbox']);
     // A section with nothing to show yet starts folded (the AWS SMS emulator's, under SMS_PROVIDER=http).
     expect(await page.locator('#aws-sms > details').getAttribute('open')).toBeNull();
     const before = await pageHeight();

@@ -43,7 +43,7 @@ describe('local runtime', () => {
     });
   });
 
-  it('hands the handlers the table, endpoints, queue URLs, demo secrets and its own base URL', () => {
+  it('hands the handlers the table, endpoints, queue URLs (the stream consumers\' failure queues too), demo secrets and its own base URL', () => {
     expect(runtime.env).toMatchObject({
       TABLE_NAME: runtime.tableName,
       AWS_REGION: 'eu-west-2',
@@ -51,6 +51,9 @@ describe('local runtime', () => {
       SQS_ENDPOINT: runtime.sqsEndpoint,
       CALLBACK_QUEUE_URL: runtime.queues.callbacks.url,
       FULFILMENT_QUEUE_URL: runtime.queues.fulfilment.url,
+      // The stream consumers' failure queues, where they set aside what they cannot process.
+      LIFECYCLE_FAILURE_QUEUE_URL: runtime.streamFailureQueues['publish-lifecycle-events'],
+      SIM_LISTS_FAILURE_QUEUE_URL: runtime.streamFailureQueues['maintain-sim-lists'],
       SMS_PROVIDER_URL: runtime.smsSimulatorUrl,
       PUBLIC_BASE_URL: runtime.baseUrl,
       // The hosts given, then the webhook inbox's own origin.

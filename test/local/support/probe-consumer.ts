@@ -7,6 +7,7 @@ export const probeConsumer: StreamConsumerDefinition = {
   timeoutSeconds: 5,
   batchSize: 10,
   retryAttempts: 1,
+  failureQueueUrlVariable: 'PROBE_FAILURE_QUEUE_URL',
   itemTypes: ['sim'],
   access: { table: 'read' },
 };
