@@ -10,6 +10,8 @@ export interface ListTable {
   tableName: string;
   /** Records a customer's count journal gathers before the consumer folds it into the pages (journal.ts; tests set few). */
   journalFoldAt?: number;
+  /** Appends a customer's count journal gathers before the consumer folds it, however few records each holds (journal.ts journalFoldAppends; tests set few). */
+  journalFoldAppends?: number;
 }
 
 /**
