@@ -28,7 +28,7 @@ import { key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { concurrencyLimit } from '../async/limit';
 import { idCountSlot, simIdOfEntry } from './entries';
-import { readGroupFences, splitAtOf, splitBucket, type GroupFences, type ListTable } from './fences';
+import { bucketSizeOf, readGroupFences, splitAtOf, splitBucket, type GroupFences, type ListTable } from './fences';
 import { countBucket } from './bucket-recount';
 import { appendRecounts, type TouchedBucket } from './journal';
 import { prefixesFor } from './layout';
@@ -175,9 +175,10 @@ export interface SplitResult {
  * split size) until none does, each at its middle id (counted again first: another consumer
  * may have split it meanwhile), and moves each split's entries; a move left marked by another
  * consumer, or by a batch that died half-way, is finished first (one split moves at a time).
- * The halves of a split are looked at again, so that a bucket many times too big ends in
- * buckets of the right size. At most maxSplitRounds rounds a batch: the next batch that touches
- * a bucket still too big goes on.
+ * A bucket many times too big (one grown before splits existed) gives its top bucket's worth
+ * each time, so that each of its entries moves once, and is looked at again until its parts are
+ * of the right size. At most maxSplitRounds rounds a batch: the next batch that touches a bucket
+ * still too big goes on.
  */
 export const splitOverfull = async (table: ListTable, groupId: string, over: readonly number[]): Promise<SplitResult> => {
   const result: SplitResult = { bucketsSplit: 0, entriesMoved: 0 };
@@ -194,7 +195,9 @@ export const splitOverfull = async (table: ListTable, groupId: string, over: rea
     const position = fences.positions.get(bucket.value);
     const recount = position === undefined ? undefined : await countBucket(table, idCountSlot(groupId, bucket.value, position, fences));
     const ids = recount?.ids ?? [];
-    const at = ids[Math.floor(ids.length / 2)];
+    // Its upper half, or of a bucket many times too big its top bucket's worth: every entry moves once.
+    const cut = Math.max(Math.floor(ids.length / 2), ids.length - bucketSizeOf(table));
+    const at = ids[cut];
     if (position === undefined || ids.length <= splitAtOf(table) || at === undefined || at <= fences.fences[position]!) {
       pending.delete(bucket.value);
       continue;
@@ -202,7 +205,7 @@ export const splitOverfull = async (table: ListTable, groupId: string, over: rea
     const move = await splitBucket(table, groupId, fences, position, at);
     if (!move) continue;
     result.bucketsSplit += 1;
-    pending.add(move.target);
+    if (ids.length - cut > splitAtOf(table)) pending.add(move.target);
   }
   const fences = await readGroupFences(table, groupId, true);
   if (fences?.meta.moving) result.entriesMoved += (await moveSplitEntries(table, groupId, fences.meta.moving, fences)).entriesMoved;
