@@ -280,8 +280,9 @@ export const cutTail = async (table: ListTable, groupId: string, known: GroupFen
  * end): the ids from `at` on become a bucket of their own with the next number, whose entries
  * are then moved there (./bucket-split.ts moveSplitEntries, from the `moving` mark this leaves
  * on META). Conditional on the META the caller saw and on no other split moving at the time:
- * false when it lost (nothing written). A split inside a sealed page rewrites that page; every
- * fence list written from then on carries its numbers.
+ * undefined when it lost (nothing written). A split inside a sealed page rewrites that page (which
+ * may then hold more than fencesPerPage); META's fences are sealed into a page once they are more
+ * than that. Every fence list written from then on carries its numbers.
  */
 export const splitBucket = async (table: ListTable, groupId: string, known: GroupFences, position: number, at: number): Promise<SimListMove | undefined> => {
   const { meta, fences } = known;
@@ -293,17 +294,38 @@ export const splitBucket = async (table: ListTable, groupId: string, known: Grou
   const sealed = sealedCount(known);
   const metaFences = fences.slice(sealed);
   const metaNumbers = known.buckets.slice(sealed);
-  const metaUpdate = (newFences: number[], newNumbers: number[]) => ({
+  const metaUpdate = (newFences: number[], newNumbers: number[], sealing = false) => ({
     TableName: table.tableName,
     Key: key.simListMeta(groupId),
-    UpdateExpression: 'SET fences = :fences, buckets = :buckets, next_bucket = :next, version = version + :one, moving = :move',
+    UpdateExpression: `SET fences = :fences, buckets = :buckets, next_bucket = :next, version = version + :one, moving = :move${sealing ? ', sealed_pages = sealed_pages + :one' : ''}`,
     ConditionExpression: 'version = :version AND attribute_not_exists(moving)',
     ExpressionAttributeValues: { ':fences': newFences, ':buckets': newNumbers, ':next': target + 1, ':one': 1, ':version': meta.version, ':move': move },
   });
   try {
     if (position >= sealed) {
       const index = position - sealed + 1;
-      await table.db.send(new UpdateCommand(metaUpdate(insert(metaFences, index, at), insert(metaNumbers, index, target))));
+      const newFences = insert(metaFences, index, at);
+      const newNumbers = insert(metaNumbers, index, target);
+      if (newFences.length <= fencesPerPage) {
+        await table.db.send(new UpdateCommand(metaUpdate(newFences, newNumbers)));
+        return move;
+      }
+      // META's fences sealed into a page once there are more than a page's worth, as cutTail does.
+      const page: SimListFencePageItem = {
+        ...key.simListFences(groupId, meta.sealed_pages),
+        type: 'sim_list_fences',
+        page: meta.sealed_pages,
+        fences: newFences.slice(0, fencesPerPage),
+        buckets: newNumbers.slice(0, fencesPerPage),
+      };
+      await table.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table.tableName, Item: page, ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Update: metaUpdate(newFences.slice(fencesPerPage), newNumbers.slice(fencesPerPage), true) },
+          ],
+        }),
+      );
       return move;
     }
     let start = 0;

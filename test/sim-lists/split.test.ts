@@ -1,13 +1,13 @@
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedDocument } from '../../local/seed/load';
 import { seedItems } from '../../local/seed/items';
 import { parseSeedDocument } from '../../local/seed/validate';
 import { countCalls } from '../../shared/db/call-counter';
 import type { SimItem } from '../../shared/db/items';
-import { partition } from '../../shared/db/keys';
+import { key, partition } from '../../shared/db/keys';
 import { simIdOfEntry } from '../../shared/sim-lists/entries';
-import { bucketBounds, readGroupFences } from '../../shared/sim-lists/fences';
+import { bucketBounds, cutTail, fenceItems, readGroupFences, splitBucket } from '../../shared/sim-lists/fences';
 import { maintainSimLists, type SimChangeRecord } from '../../shared/sim-lists/maintain';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims } from '../../shared/sims/sim-writes';
@@ -107,6 +107,37 @@ const idBuckets = async () => {
 /** Every customer's list, direct and not: all of it and its suspended SIMs in id order, all of it after an instant. */
 const requests = () =>
   coveringRequests(tree, [now - 3_600_000], 20).filter((request) => (request.updatedAfter === undefined ? [undefined, 'suspended'] : [undefined]).includes(request.status));
+
+describe('fences of a group with splits', () => {
+  it('keep the number of every bucket through splits in META, in a sealed page and past a page of fences, sealing META as a cut does', async () => {
+    // 256 fences in META (a page's worth, not sealed): ids 0, 10, ... 2,550, buckets 0 to 255.
+    const fences = Array.from({ length: 256 }, (_, index) => index * 10);
+    for (const item of fenceItems('f', fences, { maxId: 2_559, state: 'ready', buildStartedMs: 0 })) await db.send(new PutCommand({ TableName: table.tableName, Item: item }));
+    const known = (await readGroupFences(table, 'f', true))!;
+    expect({ sealed: known.meta.sealed_pages, fences: known.fences.length, last: known.buckets.at(-1) }).toEqual({ sealed: 0, fences: 256, last: 255 });
+
+    // A split in META past a page's worth seals its first 256 fences into page 0.
+    expect(await splitBucket(table, 'f', known, 200, 2_005)).toEqual({ source: 200, target: 256, from: 2_005, to: 2_010 });
+    const sealed = (await readGroupFences(table, 'f', true))!;
+    expect({ sealed: sealed.meta.sealed_pages, pages: sealed.sealed, meta: sealed.meta.fences, next: sealed.meta.next_bucket }).toEqual({ sealed: 1, pages: [256], meta: [2_540, 2_550], next: 257 });
+    expect(sealed.fences).toEqual([...fences.slice(0, 201), 2_005, ...fences.slice(201)]);
+    expect(sealed.buckets).toEqual([...Array.from({ length: 201 }, (_, index) => index), 256, ...Array.from({ length: 55 }, (_, index) => 201 + index)]);
+
+    // Another split, while the first one's move is marked, loses; once it is gone, a split inside the sealed page rewrites the page.
+    expect(await splitBucket(table, 'f', sealed, 5, 55)).toBeUndefined();
+    await db.send(new UpdateCommand({ TableName: table.tableName, Key: key.simListMeta('f'), UpdateExpression: 'REMOVE moving' }));
+    const moved = (await readGroupFences(table, 'f', true))!;
+    expect(await splitBucket(table, 'f', moved, 5, 55)).toEqual({ source: 5, target: 257, from: 55, to: 60 });
+    const again = (await readGroupFences(table, 'f', true))!;
+    expect({ pages: again.sealed, next: again.meta.next_bucket, at: again.fences.indexOf(55), bucket: again.buckets[again.fences.indexOf(55)] }).toEqual({ pages: [257], next: 258, at: 6, bucket: 257 });
+    expect(again.positions.get(256)).toBe(again.fences.indexOf(2_005));
+    // A cut above the largest id goes on numbering from next_bucket, beside the fences in META.
+    await db.send(new UpdateCommand({ TableName: table.tableName, Key: key.simListMeta('f'), UpdateExpression: 'REMOVE moving' }));
+    await cutTail(table, 'f', (await readGroupFences(table, 'f', true))!, 501);
+    const cut = (await readGroupFences(table, 'f', true))!;
+    expect({ meta: cut.meta.fences, numbers: cut.meta.buckets, next: cut.meta.next_bucket }).toEqual({ meta: [2_540, 2_550, 2_560], numbers: [254, 255, 258], next: 259 });
+  });
+});
 
 describe('a fleet whose ids come in any order', () => {
   it('splits the buckets ids land in below the largest one, so that none holds more than its split size and every page is exact', async () => {
