@@ -27,6 +27,11 @@
  *          --no-instructions             skip the instruction counts of section 1 (callgrind: 2-4 min)
  *          --scale=N                     the scale section's fleet: N SIMs (default 100000; 1000000 takes
  *                                        about half an hour more to load, not for CI)
+ *          --scale-door=DOOR             how its SIMs come in: bulk (default: written with their list index
+ *                                        before the consumers start), write (the SIM write path), seed
+ *                                        (seed documents onto the running table), feed (the operator feed:
+ *                                        slow on main, issue #31 point 7); the stream consumer keeps the index
+ *          --scale-order=ORDER           a door's order: random (default), ascending, bursts
  *          --feed-records=N              the feed section's records (default 100000)
  *          --feed-new-sims=N             the feed section's new SIMs (default 20000)
  *          --feed-file-lines=N           the lines of the file it sends through admin feed (default 1000000)

@@ -10,18 +10,37 @@ import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
 import type { FeedNewSimsResult } from '../sections/feed-new-sims';
 import { instructionRounds } from '../sections/bundles/load-instructions';
 import { coldCallTable } from './cold-call-report';
+import type { DoorBuild } from './door-fleet';
+import { doorText, type FleetDoor, type FleetOrder } from './scale-fleet';
 import type { RunContext } from './machine';
 import { kib, millions, round } from './stats';
 import type { TargetResult } from './targets';
 
-/** Section 5 at one fleet size. */
+/** Section 5 at one fleet size, built in bulk or through one door in one order. */
 export interface ScaleRun {
   sims: number;
   commit: string;
   date: string;
+  /** How its SIMs came in (absent: built in bulk) and in what order (bench/lib/scale-fleet.ts). */
+  door?: FleetDoor;
+  order?: FleetOrder;
+  /** How a door's fleet was built: its time and the list index it left. */
+  build?: DoorBuild;
   scale?: ScaleFigure[];
   scaleWrites?: ScaleWritesResult;
 }
+
+/** Which fleet a scale run measured: its size, door and order (a run replaces an earlier one of the same). */
+const scaleRunKey = (run: ScaleRun): string => `${run.sims}\u0000${run.door ?? 'bulk'}\u0000${run.order ?? ''}`;
+
+/** How a door's fleet came in, in a sentence. */
+const doorBuildText = (build: DoorBuild): string =>
+  `Its ${build.door === 'feed' ? 'SIMs were created by the operator feed' : 'SIMs were written'} with the stream consumer keeping the list index: sent in ${build.sendSeconds} s, ` +
+  `all counted in ${build.seconds} s (${build.simsPerSecond} SIMs a second); the group's list in id order then had ${build.idBuckets.count} buckets ` +
+  `(largest ${build.idBuckets.largest} SIMs, median ${build.idBuckets.median}), its count journal ${build.journalItems} items.` +
+  (build.indexWriteUnits
+    ? ` The consumers wrote ${build.indexWriteUnits.perSim} write units of list index a SIM (${Object.entries(build.indexWriteUnits.parts).map(([part, units]) => `${part} ${units}`).join(', ')}).`
+    : '');
 
 /** Everything one run measured (bench/results.json). */
 export interface BenchResults {
@@ -282,10 +301,13 @@ export const renderMarkdown = (results: BenchResults): string => {
   if (results.roundTrips) lines.push('## 2. DynamoDB calls and round trips per request', '', roundTripsTable(results.roundTrips), '');
   if (results.latency) lines.push('## 3. Latency: Area A warm in process; get-sim over HTTP beside the one-call baseline', '', latencySection(results.latency), '');
   if (results.throughput) lines.push('## 4. Throughput of the SIM read', '', throughputSection(results.throughput), '');
-  for (const run of [...(results.scaleRuns ?? [])].sort((left, right) => left.sims - right.sims)) {
+  for (const run of [...(results.scaleRuns ?? [])].sort((left, right) => left.sims - right.sims || scaleRunKey(left).localeCompare(scaleRunKey(right)))) {
     const measured = run.commit === context.commit ? '' : ` (measured ${run.date.slice(0, 10)} at ${run.commit})`;
-    if (run.scale) lines.push(`## 5. List pages at scale: ${run.sims.toLocaleString('en-GB')} SIMs in one group, 100 per page${measured}`, '', scaleTable(run.scale), '');
-    if (run.scaleWrites) lines.push(`### Keeping the lists exact (${run.sims.toLocaleString('en-GB')} SIMs)`, '', scaleWritesSection(run.scaleWrites), '');
+    const fleet = `${run.sims.toLocaleString('en-GB')} SIMs${run.door ? ` ${doorText(run.door, run.order)}` : ''}`;
+    if (run.scale || run.build) lines.push(`## 5. List pages at scale: ${fleet} in one group, 100 per page${measured}`, '');
+    if (run.build) lines.push(doorBuildText(run.build), '');
+    if (run.scale) lines.push(scaleTable(run.scale), '');
+    if (run.scaleWrites) lines.push(`### Keeping the lists exact (${fleet})`, '', scaleWritesSection(run.scaleWrites), '');
   }
   if (results.rateLimiter) lines.push('## 6. Rate limiter under load', '', rateLimiterSection(results.rateLimiter), '');
   if (results.feed) lines.push('## 7. Operator feed: in-order usage records through the consumer', '', feedSection(results.feed), '');
@@ -330,13 +352,13 @@ export const renderMarkdown = (results: BenchResults): string => {
 
 /**
  * A partial run merged into earlier results (`--merge`): the sections it ran replace theirs
- * (their targets too, by section label), a scale run of another fleet size is kept beside the
- * earlier one, and the run is listed under "Partial runs merged in". The header (date, commit,
+ * (their targets too, by section label), a scale run of another fleet (size, door or order) is
+ * kept beside the earlier ones, and the run is listed under "Partial runs merged in". The header (date, commit,
  * machine) stays the full run's.
  */
 export const mergedResults = (earlier: BenchResults, partial: BenchResults): BenchResults => {
   const replaced = new Set(partial.targets.map((target) => target.section));
-  const sizes = new Set((partial.scaleRuns ?? []).map((run) => run.sims));
+  const fleets = new Set((partial.scaleRuns ?? []).map(scaleRunKey));
   const sectionsOf = (results: BenchResults) =>
     Object.fromEntries(
       (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedNewSims', 'feedUpload'] as const)
@@ -346,7 +368,7 @@ export const mergedResults = (earlier: BenchResults, partial: BenchResults): Ben
   return {
     ...earlier,
     ...sectionsOf(partial),
-    scaleRuns: [...(earlier.scaleRuns ?? []).filter((run) => !sizes.has(run.sims)), ...(partial.scaleRuns ?? [])],
+    scaleRuns: [...(earlier.scaleRuns ?? []).filter((run) => !fleets.has(scaleRunKey(run))), ...(partial.scaleRuns ?? [])],
     targets: [...earlier.targets.filter((target) => !replaced.has(target.section)), ...partial.targets],
     notes: [...earlier.notes, ...partial.notes.map((note) => `(${partial.sections.join(', ')} at ${partial.context.commit}) ${note}`)],
     mergedRuns: [

@@ -1,4 +1,5 @@
 import { readPeerBundle, type PeerBundle } from './peer';
+import type { FleetDoor, FleetOrder } from './scale-fleet';
 
 /** The sections of `npm run bench`, in the order they run. */
 export const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter', 'feed'] as const;
@@ -25,6 +26,9 @@ export interface RunSizes {
   throughputSeconds: number;
   throughputWarmup: number;
   scaleSims: number;
+  /** How the scale fleet's SIMs come in (--scale-door; default bulk) and in what order (--scale-order; default random). */
+  scaleDoor: FleetDoor;
+  scaleOrder: FleetOrder;
   scalePageSize: number;
   scaleSweep: number;
   scaleWriteRounds: number;
@@ -56,6 +60,13 @@ export interface RunOptions {
   sizes: RunSizes;
 }
 
+/** An option's value among `values` (`fallback` when not given); another value throws. */
+const choice = <T extends string>(value: string | undefined, values: readonly T[], fallback: T, name: string): T => {
+  if (value === undefined || value === '') return fallback;
+  if (!(values as readonly string[]).includes(value)) throw new Error(`--${name} takes one of ${values.join(', ')}, not ${value}`);
+  return value as T;
+};
+
 /** Reads the run's options from the command line; an unknown section throws. */
 export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions => {
   const read = (name: string) => option(name, argv);
@@ -81,6 +92,8 @@ export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions =
     throughputSeconds: quick ? 3 : 10,
     throughputWarmup: quick ? 1 : 2,
     scaleSims: Number(read('scale') || 100_000),
+    scaleDoor: choice(read('scale-door'), ['bulk', 'write', 'seed', 'feed'] as const, 'bulk', 'scale-door'),
+    scaleOrder: choice(read('scale-order'), ['ascending', 'random', 'bursts'] as const, 'random', 'scale-order'),
     scalePageSize: 100,
     // SIMs changed in a row for the hottest-key figure (10,000: what a second of 10,000 changes a second writes).
     scaleSweep: quick ? 1_000 : 10_000,

@@ -23,6 +23,7 @@ import type { GuardedSection } from './guarded-section';
 import type { BenchResults } from './report';
 import { CredentialPool, type RequestState } from './requests';
 import type { RunSizes, SectionName } from './run-options';
+import { buildThroughDoor, type DoorBuild } from './door-fleet';
 import { scaleFleet, writeScaleFleet } from './scale-fleet';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -71,7 +72,7 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
     log('starting the local runtime (DynamoDB Local, SQS emulator, gateway, SMS simulator) and a Stripe stand-in');
     stripe = await startStandaloneStripeEmulator({ secretKey: benchStripeKey });
     const seeded = benchSeedDocument(root, { benchUsers: sizes.throughputUsers + sizes.otherBenchUsers });
-    const fleet = scaleFleet(sizes.scaleSims, sizes.scaleUsers);
+    const fleet = scaleFleet(sizes.scaleSims, sizes.scaleUsers, Date.now(), sizes.scaleDoor, sizes.scaleOrder);
     const seedStarted = performance.now();
     runtime = await startLocalRuntime({
       seed: seeded.document,
@@ -82,7 +83,11 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
               const items = await writeScaleFleet(target.client, target.tableName, fleet, {
                 onProgress: (written) => log(`scale fleet: ${written} items written`),
               });
-              log(`scale fleet: ${items} items (${sizes.scaleSims} SIMs with their list index) in ${Math.round((performance.now() - seedStarted) / 1000)} s`);
+              log(
+                fleet.door === 'bulk'
+                  ? `scale fleet: ${items} items (${sizes.scaleSims} SIMs with their list index) in ${Math.round((performance.now() - seedStarted) / 1000)} s`
+                  : `scale fleet: its group (${items} items); its ${sizes.scaleSims} SIMs come through ${fleet.door} once the consumers run`,
+              );
             },
           }
         : {}),
@@ -134,6 +139,16 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
       }
     }
     if (sections.includes('scale')) {
+      let build: DoorBuild | undefined;
+      if (fleet.door !== 'bulk') {
+        // The door writes with a client of its own: the recorder takes the handlers' calls, the consumers' among them.
+        const doorClient = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: runtime.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+        try {
+          build = await guarded('scale fleet through a door', () => buildThroughDoor(runtime!, { client: doorClient, tableName: runtime!.tableName }, fleet, log, recorder));
+        } finally {
+          doorClient.destroy();
+        }
+      }
       await guarded('scale journals', () =>
         fillCountJournals(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, batches: sizes.scaleJournalBatches }),
       );
@@ -143,7 +158,16 @@ export const runRuntimeSections = async ({ sections, sizes, context: sectionCont
       const scaleWrites = await guarded('scale writes', () =>
         runScaleWrites(sectionContext, { db: handlersDb, tableName: runtime!.tableName, fleet, recorder: recorder!, sweep: sizes.scaleSweep, rounds: sizes.scaleWriteRounds, stream: runtime!.stream }),
       );
-      results.scaleRuns = [{ sims: sizes.scaleSims, commit: runContext.commit, date: runContext.date, ...(scale ? { scale } : {}), ...(scaleWrites ? { scaleWrites } : {}) }];
+      results.scaleRuns = [
+        {
+          sims: sizes.scaleSims,
+          commit: runContext.commit,
+          date: runContext.date,
+          ...(fleet.door === 'bulk' ? {} : { door: fleet.door, order: fleet.order, ...(build ? { build } : {}) }),
+          ...(scale ? { scale } : {}),
+          ...(scaleWrites ? { scaleWrites } : {}),
+        },
+      ];
     }
     if (sections.includes('rate-limiter')) {
       results.rateLimiter = await guarded('rate limiter', () =>

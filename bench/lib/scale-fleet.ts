@@ -35,16 +35,31 @@ export const scaleCustomers = [
 const owners = ['scale', 'scale', 'scale-north', 'scale-north', 'scale-south', 'scale-south', ...Array(5).fill('scale-north-a'), ...Array(5).fill('scale-north-b'), ...Array(4).fill('scale-south-a')] as string[];
 const statuses = ['active', 'inactive', 'suspended', 'cancelled', 'stock', 'dispatched', 'trial'] as const;
 
+/**
+ * How the fleet's SIMs come in (issue #31, point 8): `bulk` written with their list index by the
+ * bulk builder before the consumers start (what section 5 measured first); through a door users
+ * use, with the stream consumer keeping the index as it does for them: `write` the SIM write
+ * path (shared/sims/sim-writes.ts putSims, what the seed's `stream` mode and every writer use),
+ * `seed` seed documents loaded onto the running table (`npm run seed`'s loadSeedDocument), `feed`
+ * `sim` records through the operator feed's queue and consumer.
+ */
+export type FleetDoor = 'bulk' | 'write' | 'seed' | 'feed';
+/** The order a door's SIMs are sent in: ids ascending, in an order unrelated to them, or in bursts (./door-fleet.ts). */
+export type FleetOrder = 'ascending' | 'random' | 'bursts';
+
 /** What the fleet is, for building requests and reading the figures. */
 export interface ScaleFleet {
   groupId: string;
   sims: number;
   firstId: number;
-  /** The usage run: first and last update time (epoch ms). */
+  /** The usage run (a door: the SIMs' coming in): first and last update time (epoch ms). */
   runStart: number;
   runEnd: number;
   credentials: BenchCredential[];
   apiKey: string;
+  door: FleetDoor;
+  /** Absent for `bulk`. */
+  order?: FleetOrder;
 }
 
 const paths = new Map<string, string[]>();
@@ -69,34 +84,34 @@ const inverseOf = (value: number, modulus: number): number => {
   return ((oldS % modulus) + modulus) % modulus;
 };
 
-/** The SIM item of index `index` of the fleet, updated at `updatedAtMs`. */
-const simOf = (fleet: ScaleFleet, index: number, updatedAtMs: number): SimItem => {
+/** SIM `index` of the fleet in the seed document's vocabulary, updated at `updatedAtMs`. */
+export const seedSimOf = (fleet: ScaleFleet, index: number, updatedAtMs: number) => {
   const id = fleet.firstId + index;
-  const owner = ownerOf(index);
-  return simItemOf(
-    {
-      id,
-      iccid: `8944${String(id).padStart(15, '0')}`,
-      msisdn: `4477${String(id).padStart(9, '0').slice(-9)}`,
-      status: statuses[index % statuses.length]!,
-      connection_status: index % 3 === 0 ? 'inactive' : 'active',
-      customer: owner,
-      tariff_name: 'IoT 1GB',
-      data_used_mb: `${(index % 997) + 0.25}`,
-      data_overage_mb: '0.00',
-      base_cost: '3.50',
-      overage_cost: '0.00',
-      data_bundle: null,
-      updated_at: new Date(updatedAtMs).toISOString().replace('Z', '+00:00'),
-    },
-    { name: names.get(owner)!, path: paths.get(owner)! },
-    null,
-    new Date(updatedAtMs).toISOString().replace('Z', '+00:00'),
-  );
+  return {
+    id,
+    iccid: `8944${String(id).padStart(15, '0')}`,
+    msisdn: `4477${String(id).padStart(9, '0').slice(-9)}`,
+    status: statuses[index % statuses.length]!,
+    connection_status: index % 3 === 0 ? ('inactive' as const) : ('active' as const),
+    customer: ownerOf(index),
+    tariff_name: 'IoT 1GB',
+    data_used_mb: `${(index % 997) + 0.25}`,
+    data_overage_mb: '0.00',
+    base_cost: '3.50',
+    overage_cost: '0.00',
+    data_bundle: null as string | null,
+    updated_at: new Date(updatedAtMs).toISOString().replace('Z', '+00:00'),
+  };
 };
 
-/** The fleet's shape for `sims` SIMs, its run ending an hour before `now`, with `developers` developers. */
-export const scaleFleet = (sims: number, developers: number, now = Date.now()): ScaleFleet => {
+/** The SIM item of index `index` of the fleet, updated at `updatedAtMs` (made by the seed loader's own code). */
+export const simOf = (fleet: ScaleFleet, index: number, updatedAtMs: number): SimItem => {
+  const sim = seedSimOf(fleet, index, updatedAtMs);
+  return simItemOf(sim, { name: names.get(sim.customer)!, path: paths.get(sim.customer)! }, null, sim.updated_at);
+};
+
+/** The fleet's shape for `sims` SIMs, its run ending an hour before `now`, with `developers` developers, coming in by `door` (in `order`). */
+export const scaleFleet = (sims: number, developers: number, now = Date.now(), door: FleetDoor = 'bulk', order?: FleetOrder): ScaleFleet => {
   const apiKey = 'devkey_scalekey_ScaleKeySecret0123456789abcdefghij';
   const runEnd = now - 3_600_000;
   return {
@@ -111,14 +126,16 @@ export const scaleFleet = (sims: number, developers: number, now = Date.now()): 
       bearerToken: `bearer_scaleu${index}_BenchTokenSecret${index}abcdefghijklmnop`,
       apiKey,
     })),
+    door,
+    ...(door === 'bulk' ? {} : { order: order ?? 'random' }),
   };
 };
 
 /** The update time of the SIM with run rank `rank` (10,000 a second). */
 export const updateTimeOf = (fleet: ScaleFleet, rank: number): number => fleet.runStart + Math.floor(rank / 10);
 
-/** Every item of the fleet: customers, developers and key (through the seed loader), then SIMs with their entries, then counts. */
-function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string, unknown>> {
+/** The fleet's customers, developers and key (through the seed loader), its group's directory and, for a door, its empty list index. */
+function* groupItems(fleet: ScaleFleet): Generator<Record<string, unknown>> {
   yield* seedItems(
     parseSeedDocument({
       customers: scaleCustomers.map((customer) => ({ ...customer, sms_enabled: true })),
@@ -128,6 +145,13 @@ function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string,
     }),
   );
   yield* directoryItems({ customers: scaleCustomers.map((customer) => ({ id: customer.id, name: customer.name, path: paths.get(customer.id)! })), bundles: [], poolUsage: [] }) as unknown as Record<string, unknown>[];
+  if (fleet.door !== 'bulk') yield* readyGroupItems(fleet.groupId, [0], 0);
+}
+
+/** Every item of the fleet: its group (groupItems), then, built in bulk, SIMs with their entries, then counts. */
+function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string, unknown>> {
+  yield* groupItems(fleet);
+  if (fleet.door !== 'bulk') return;
   const ids = Array.from({ length: fleet.sims }, (_, index) => fleet.firstId + index);
   const fences = fencesForIds(ids);
   yield* readyGroupItems(fleet.groupId, fences, ids.at(-1)!);
@@ -161,7 +185,8 @@ function* fleetItems(fleet: ScaleFleet, nowMs: number): Generator<Record<string,
 
 /**
  * Writes the fleet into the table with `parallel` BatchWriteItem calls in flight, retrying
- * unprocessed items; `onProgress` hears the number written now and then. Returns the number of items.
+ * unprocessed items; `onProgress` hears the number written now and then. Returns the number of
+ * items. A fleet that comes in by a door: only its group (its SIMs come later, ./door-fleet.ts).
  */
 export const writeScaleFleet = async (
   client: DynamoDBClient,
@@ -202,5 +227,14 @@ export const writeScaleFleet = async (
   return written;
 };
 
-/** The targets' section label of a scale run: `5 scale (100,000)`, one per fleet size (RESULTS.md keeps each size's). */
-export const scaleSectionLabel = (sims: number): string => `5 scale (${sims.toLocaleString('en-GB')})`;
+/** How a door's fleet is named in labels and headings. */
+export const doorText = (door: FleetDoor, order?: FleetOrder): string =>
+  door === 'bulk' ? 'built in bulk' : `through ${{ write: 'the SIM write path', seed: 'the seed', feed: 'the operator feed' }[door]}, ${order === 'bursts' ? 'in bursts' : `ids ${order}`}`;
+
+/**
+ * The targets' section label of a scale run: `5 scale (100,000)` for a fleet built in bulk,
+ * `5 scale (100,000 through the seed, ids random)` for one through a door: one per fleet size and
+ * door and order (RESULTS.md keeps each).
+ */
+export const scaleSectionLabel = (sims: number, door: FleetDoor = 'bulk', order?: FleetOrder): string =>
+  `5 scale (${sims.toLocaleString('en-GB')}${door === 'bulk' ? '' : ` ${doorText(door, order)}`})`;

@@ -73,7 +73,7 @@ const writtenKeys = (call: BenchCall): string[] => {
 };
 
 /** Write units of the calls, split by part (a batch call's units shared among its items). */
-const writeUnits = (calls: readonly BenchCall[]): { total: number; parts: Record<string, number> } => {
+export const writeUnits = (calls: readonly BenchCall[]): { total: number; parts: Record<string, number> } => {
   const parts: Record<string, number> = {};
   let total = 0;
   for (const call of calls) {
@@ -282,12 +282,12 @@ export const runScaleWrites = async (
   }
 
   const result: ScaleWritesResult = { costs, lagMs: { p50: round(median(lags), 0), max: round(Math.max(...lags), 0), samples: lags.length }, hotKeys, levels: 3 };
-  recordTargets(context, result, input.fleet.sims);
+  recordTargets(context, result, input.fleet);
   return result;
 };
 
-const recordTargets = (context: SectionContext, result: ScaleWritesResult, sims: number): void => {
-  const section = scaleSectionLabel(sims);
+const recordTargets = (context: SectionContext, result: ScaleWritesResult, fleet: ScaleFleet): void => {
+  const section = scaleSectionLabel(fleet.sims, fleet.door, fleet.order);
   const orderings = 2;
   for (const cost of result.costs) {
     const entries = cost.parts.entries ?? 0;

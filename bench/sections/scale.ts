@@ -197,7 +197,7 @@ export const runScale = async (
     }
   }
   pauses.stop();
-  recordScaleTargets(context, figures, fleet.sims);
+  recordScaleTargets(context, figures, fleet);
   return figures;
 };
 
@@ -209,8 +209,9 @@ const slowestText = (slowest: SlowSample | undefined): string =>
       (slowest.majorFaults === undefined ? '' : `, ${slowest.majorFaults} major page faults meanwhile`) +
       (slowest.gcMs === undefined ? '' : `; this process: ${slowest.gcMs} ms of garbage collection (longest ${slowest.longestGcMs} ms), event loop held up to ${slowest.loopHeldMs} ms`);
 
-const recordScaleTargets = (context: SectionContext, figures: ScaleFigure[], sims: number): void => {
-  const section = scaleSectionLabel(sims);
+const recordScaleTargets = (context: SectionContext, figures: ScaleFigure[], fleet: ScaleFleet): void => {
+  const { sims } = fleet;
+  const section = scaleSectionLabel(sims, fleet.door, fleet.order);
   for (const figure of figures) {
     const subject = `${figure.case} (${sims.toLocaleString('en-GB')} SIMs)`;
     const checks = [

@@ -134,6 +134,24 @@ export interface SimListMetaItem {
   page_slots?: number;
   /** Count partitions per list (layout.ts pageShards); absent on an index built before: 1. */
   page_shards?: number;
+  /**
+   * The bucket number of each of `fences`, once a bucket of the group has been split
+   * (shared/sim-lists/fences.ts splitBucket); absent before: fence `i` of META is bucket
+   * `sealed_pages * 256 + i`.
+   */
+  buckets?: number[];
+  /** The number the next bucket cut or split off gets; absent until a first split: the number of fences. */
+  next_bucket?: number;
+  /** A split whose entries are being moved (source bucket, new bucket, ids from `from` below `to`); absent when none. */
+  moving?: SimListMove;
+}
+
+/** The entries a bucket split moves: ids from `from` (below `to`, when the bucket had an end) leave bucket `source` for `target`. */
+export interface SimListMove {
+  source: number;
+  target: number;
+  from: number;
+  to?: number;
 }
 
 /**
@@ -158,6 +176,8 @@ export interface SimListFencePageItem {
   type: 'sim_list_fences';
   page: number;
   fences: number[];
+  /** The bucket number of each fence, on a page written since the group's first split; absent: fence `i` is bucket `page * 256 + i`. */
+  buckets?: number[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { queryPages } from '../db/query-pages';
-import { updatedAtOfTimeEntry, type CountSlot } from './entries';
+import { simIdOfEntry, updatedAtOfTimeEntry, type CountSlot } from './entries';
 import type { ListTable } from './fences';
 
 /** A bucket as counted from its entries. */
@@ -9,14 +9,23 @@ export interface Recount {
   total: number;
   low?: number;
   high?: number;
+  /** In id order, the SIM ids counted, ascending (where a split cuts the bucket). */
+  ids?: number[];
 }
 
-/** Counts one bucket's entries per prefix (strongly consistent), with its time bounds. */
+/**
+ * Counts one bucket's entries per prefix (strongly consistent), with its time bounds. In id
+ * order only the entries of the bucket's ids are counted: an entry a writer put there with
+ * fences a moment old, above a fence a split has since cut, belongs to the new bucket (the
+ * writer moves it there, ./maintain.ts).
+ */
 export const countBucket = async (table: ListTable, slot: CountSlot): Promise<Recount> => {
   const counts = new Map<string, number>();
   let low: number | undefined;
   let high: number | undefined;
   let total = 0;
+  const ids = new Set<number>();
+  const inRange = (simId: number) => slot.range === undefined || (simId >= slot.range.from && (slot.range.to === undefined || simId < slot.range.to));
   for await (const items of queryPages(table.db, {
     TableName: table.tableName,
     KeyConditionExpression: 'PK = :pk',
@@ -26,6 +35,11 @@ export const countBucket = async (table: ListTable, slot: CountSlot): Promise<Re
   })) {
     for (const item of items) {
       const sortKey = String(item.SK);
+      if (slot.ordering === 'id') {
+        const simId = simIdOfEntry(sortKey);
+        if (!inRange(simId)) continue;
+        ids.add(simId);
+      }
       const prefix = sortKey.slice(0, 2);
       counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
       total += 1;
@@ -36,5 +50,5 @@ export const countBucket = async (table: ListTable, slot: CountSlot): Promise<Re
       }
     }
   }
-  return { slot, counts, total, low, high };
+  return { slot, counts, total, low, high, ...(slot.ordering === 'id' ? { ids: [...ids].sort((left, right) => left - right) } : {}) };
 };

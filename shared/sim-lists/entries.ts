@@ -1,6 +1,6 @@
 import type { SimItem } from '../db/items';
-import { key } from '../db/keys';
-import { bucketOfId } from './fences';
+import { key, partition } from '../db/keys';
+import { bucketBounds, bucketOfId } from './fences';
 import { pageOf, parsePosition, prefixOf, shardOfPage, timeBucketOf, type ListPrefix } from './layout';
 
 /** Where an entry is counted: its count page and the bucket's slot on it. */
@@ -15,6 +15,8 @@ export interface CountSlot {
   customerId: string;
   bucket: number;
   day?: string;
+  /** In id order, the bucket's ids (its fence up to the next): what a recount counts of its partition. */
+  range?: { from: number; to?: number };
 }
 
 /** One entry of a SIM in one list: its key, its prefix and where it is counted. */
@@ -28,9 +30,11 @@ export interface ListEntry {
 /** The part of a SIM item that decides its list entries. */
 export type ListedSim = Pick<SimItem, 'id' | 'status' | 'customer_id' | 'customer_path' | 'updated_at_ms' | 'list_pos'>;
 
-/** What of a group's index places entries: its id fences, the buckets per count page and the count partitions per list. */
+/** What of a group's index places entries: its id fences (and their bucket numbers), the buckets per count page and the count partitions per list. */
 export interface GroupLayout {
   fences: readonly number[];
+  /** The bucket number of each fence (fences.ts GroupFences); absent: fence `i` is bucket `i` (a bulk build). */
+  buckets?: readonly number[];
   /** Buckets per count page (layout.ts pageSlotsOf). */
   slots: number;
   /** Count partitions per list (layout.ts pageShardsOf). */
@@ -43,25 +47,12 @@ export interface GroupLayout {
  * update (bucket from the SIM's time position for that customer; none when it has none).
  */
 export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
-  const idBucket = bucketOfId(group.fences, sim.id);
-  const idPage = pageOf(idBucket, group.slots);
+  const fence = bucketOfId(group.fences, sim.id);
+  const idBucket = group.buckets?.[fence] ?? fence;
   return sim.customer_path.flatMap((customerId): ListEntry[] => {
     const prefix = prefixOf(customerId, sim.customer_id, sim.status);
     const idEntry = key.simListIdEntry(customerId, idBucket, prefix, sim.id);
-    const entries: ListEntry[] = [
-      {
-        ...idEntry,
-        prefix,
-        count: {
-          page: key.simListIdCounts(customerId, idPage.page, shardOfPage(idPage.page, group.shards)),
-          bucketPartition: idEntry.PK,
-          slot: idPage.slot,
-          ordering: 'id',
-          customerId,
-          bucket: idBucket,
-        },
-      },
-    ];
+    const entries: ListEntry[] = [{ ...idEntry, prefix, count: idCountSlot(customerId, idBucket, fence, group) }];
     const position = parsePosition(sim.list_pos?.[customerId]);
     if (position) {
       const bucket = timeBucketOf(position.sequence);
@@ -83,6 +74,20 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
     }
     return entries;
   });
+};
+
+/** Where the entries of bucket `bucket` (its fence at `position`) of a customer's list in id order are counted. */
+export const idCountSlot = (customerId: string, bucket: number, position: number, group: GroupLayout): CountSlot => {
+  const { page, slot } = pageOf(bucket, group.slots);
+  return {
+    page: key.simListIdCounts(customerId, page, shardOfPage(page, group.shards)),
+    bucketPartition: partition.simListIdBucket(customerId, bucket),
+    slot,
+    ordering: 'id',
+    customerId,
+    bucket,
+    range: bucketBounds(group.fences, position),
+  };
 };
 
 /** The SIM id of an entry's sort key (the last 15 digits). */

@@ -3,8 +3,8 @@
  * stream consumer appends the bucket recounts of a batch here, one small item per customer and
  * batch, instead of rewriting a count page for every bucket it touched; readers lay the
  * journal over the pages (journal-records.ts overlayRecords); and once a customer's journal
- * holds `journalFoldAt` records, a fold writes them into the pages, each page once, and the
- * journal is emptied. Changes scattered over a large fleet then cost a share of a page each
+ * holds `journalFoldAt` records (or journalFoldAppends appends), a fold writes them into the
+ * pages, each page once, and the journal is emptied. Changes scattered over a large fleet then cost a share of a page each
  * instead of a page each.
  *
  * Why it is exact:
@@ -41,6 +41,16 @@ import { decodeRecords, encodeRecords, pageIdOf, pendingValues, recordsByPage, r
  * day costs well under a write unit per change folded.
  */
 export const defaultJournalFoldAt = 2_000;
+
+/**
+ * Appends a customer's journal gathers before it is folded, however few records each holds: a
+ * consumer taking a trickle of changes (a fleet coming in through the feed a few SIMs a batch)
+ * appends items of a handful of records, each about 60 bytes of key and type beside them, and
+ * 2,000 records of those made a journal of some 800 items (11 read units for every list
+ * request). 200 keeps a reader's journal (this fold's and the previous one's) near 400 items at
+ * most; a fold of 200 small appends rewrites few pages.
+ */
+export const journalFoldAppends = 200;
 
 /** Attempts of one append (each after a fold overtook the previous) before the batch fails. */
 const maxAppendAttempts = 6;
@@ -114,7 +124,8 @@ export const appendRecounts = async (table: ListTable, customerId: string, touch
     );
     const now = await table.db.send(new GetCommand({ TableName: table.tableName, Key: head, ConsistentRead: true, ProjectionExpression: 'folded' }));
     if (Number(now.Item?.folded ?? 0) < sequence) {
-      if (Number(taken.pending) >= (table.journalFoldAt ?? defaultJournalFoldAt)) await foldJournal(table, customerId, layout);
+      const appends = sequence - Number(taken.folded ?? 0);
+      if (Number(taken.pending) >= (table.journalFoldAt ?? defaultJournalFoldAt) || appends >= (table.journalFoldAppends ?? journalFoldAppends)) await foldJournal(table, customerId, layout);
       return recounts;
     }
     if (attempt >= maxAppendAttempts) throw new TransientFailure(`the count journal of ${customerId} was folded over ${attempt} appends in a row`);

@@ -12,6 +12,14 @@
 
 /** Most SIMs of a customer group in one id bucket when the bucket is cut (a sweep writes each at most twice a second). */
 export const idBucketSize = 500;
+/**
+ * Most SIMs of a group an id bucket holds before it is split in two (shared/sim-lists/fences.ts
+ * splitBucket): ids that come below the largest one already bucketed (a fleet sent in random
+ * order, in bursts, backwards) land in a bucket inside the list, not in a fresh last one. Twice
+ * idBucketSize: a consumer batch (500 records) of ids in order can fill a last bucket up to it
+ * before it is cut, and is never split.
+ */
+export const idBucketSplitAt = 2 * idBucketSize;
 /** Time positions per bucket of the order of update (each bucket partition takes at most this many puts, ever). */
 export const timeBucketSize = 500;
 /**

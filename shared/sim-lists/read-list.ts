@@ -3,7 +3,7 @@ import type { SimListMetaItem } from '../db/items';
 import { key, padId, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { simIdOfEntry, updatedAtOfTimeEntry } from './entries';
-import { readGroupFences, type ListTable } from './fences';
+import { bucketBounds, readGroupFences, type GroupFences, type ListTable } from './fences';
 import { readJournal } from './journal';
 import { overlayRecords } from './journal-records';
 import { bucketsOfPage, countOf, dayOf, pageShards, pageShardsOf, pageSlotsOf, prefixesFor, type BucketCounts, type ListPrefix } from './layout';
@@ -34,7 +34,7 @@ interface TimeBucket extends BucketCounts {
  */
 export type ListDirectory =
   | { kind: 'legacy' }
-  | { kind: 'id'; buckets: BucketCounts[] }
+  | { kind: 'id'; buckets: BucketCounts[]; fences: GroupFences }
   | { kind: 'time'; buckets: TimeBucket[] };
 
 /** The matching SIM ids of the requested page, in list order, and how many match in all. */
@@ -86,7 +86,7 @@ export const readListDirectory = async (table: ListTable, request: ListRequest):
     ]);
     if (!isReady(fences?.meta)) return { kind: 'legacy' };
     const current = overlayRecords(request.customerId, pages, journal.filter((record) => record.ordering === 'id'), fences!);
-    return { kind: 'id', buckets: current.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
+    return { kind: 'id', buckets: current.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)), fences: fences! };
   }
   const fromDay = dayOf(request.updatedAfter - 86_400_000);
   const [meta, pages, journal] = await Promise.all([
@@ -107,16 +107,17 @@ export const readListDirectory = async (table: ListTable, request: ListRequest):
 };
 
 /**
- * The sort keys of one prefix's entries in one bucket partition, from `fromSortKey` on, at most
- * `limit` of them (a page needs no more of any one prefix than its last position in the bucket,
- * so a Query reads, and costs, no more than that).
+ * The sort keys of one prefix's entries in one bucket partition, from `fromSortKey` up to
+ * `toSortKey` (the prefix's end when absent), at most `limit` of them (a page needs no more of
+ * any one prefix than its last position in the bucket, so a Query reads, and costs, no more than
+ * that).
  */
-const readEntries = async (table: ListTable, partitionKey: string, prefix: ListPrefix, fromSortKey: string, limit?: number): Promise<string[]> => {
+const readEntries = async (table: ListTable, partitionKey: string, prefix: ListPrefix, fromSortKey: string, limit?: number, toSortKey?: string): Promise<string[]> => {
   const keys: string[] = [];
   for await (const page of queryPages(table.db, {
     TableName: table.tableName,
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': partitionKey, ':from': fromSortKey, ':to': `${prefix}#~` },
+    ExpressionAttributeValues: { ':pk': partitionKey, ':from': fromSortKey, ':to': toSortKey ?? `${prefix}#~` },
     ProjectionExpression: 'SK',
     ...(limit === undefined ? {} : { Limit: limit }),
   })) {
@@ -136,28 +137,39 @@ export const readListIds = async (table: ListTable, request: ListRequest, direct
   const prefixes = prefixesFor({ status: request.status, direct: request.direct });
   const start = (request.page - 1) * request.pageSize;
   return directory.kind === 'id'
-    ? idPage(table, request, directory.buckets, prefixes, start)
+    ? idPage(table, request, directory.buckets, directory.fences, prefixes, start)
     : timePage(table, request, directory.buckets, prefixes, start);
 };
 
-const idPage = async (table: ListTable, request: ListRequest, buckets: BucketCounts[], prefixes: ListPrefix[], start: number): Promise<ListIds> => {
-  const counted = buckets.map((bucket) => ({ bucket, count: countOf(bucket, prefixes) })).filter((entry) => entry.count > 0);
+/**
+ * A page in id order: buckets in the order of their fences (a bucket split off another has a
+ * higher number than those after it), each read only within its ids, so that an entry left for
+ * a moment in the bucket it was split off is not listed twice. A count of a bucket the fences
+ * read do not know yet (a split a moment old) is left out until they do.
+ */
+const idPage = async (table: ListTable, request: ListRequest, buckets: BucketCounts[], fences: GroupFences, prefixes: ListPrefix[], start: number): Promise<ListIds> => {
+  const placed = buckets
+    .map((bucket) => ({ bucket, position: fences.positions.get(bucket.bucket) }))
+    .filter((entry): entry is { bucket: BucketCounts; position: number } => entry.position !== undefined)
+    .sort((left, right) => left.position - right.position);
+  const counted = placed.map(({ bucket, position }) => ({ bucket, position, count: countOf(bucket, prefixes) })).filter((entry) => entry.count > 0);
   const count = counted.reduce((sum, entry) => sum + entry.count, 0);
   const end = Math.min(start + request.pageSize, count);
   if (start >= end) return { count, ids: [] };
-  const wanted: { bucket: BucketCounts; before: number }[] = [];
+  const wanted: { bucket: BucketCounts; position: number; before: number }[] = [];
   let before = 0;
   for (const entry of counted) {
-    if (before + entry.count > start && before < end) wanted.push({ bucket: entry.bucket, before });
+    if (before + entry.count > start && before < end) wanted.push({ bucket: entry.bucket, position: entry.position, before });
     before += entry.count;
   }
   const lists = await Promise.all(
-    wanted.map(async ({ bucket, before: first }) => {
+    wanted.map(async ({ bucket, position, before: first }) => {
       const partitionKey = partition.simListIdBucket(request.customerId, bucket.bucket);
+      const { from, to } = bucketBounds(fences.fences, position);
       const perPrefix = await Promise.all(
         prefixes
           .filter((prefix) => (bucket.counts.get(prefix) ?? 0) > 0)
-          .map((prefix) => readEntries(table, partitionKey, prefix, `${prefix}#`, end - first)),
+          .map((prefix) => readEntries(table, partitionKey, prefix, `${prefix}#${padId(from)}`, end - first, to === undefined ? undefined : `${prefix}#${padId(to - 1)}`)),
       );
       return perPrefix.flat().map(simIdOfEntry).sort((left, right) => left - right);
     }),

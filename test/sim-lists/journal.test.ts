@@ -115,4 +115,20 @@ describe('the count journal on DynamoDB Local', () => {
     expect(await foldJournal(table, customer, layout)).toEqual({ pagesWritten: 0, appendsDeleted: 1 });
     expect(await readJournal(table, customer)).toEqual([]);
   });
+
+  it('is folded once it holds journalFoldAppends appends, however few records each holds', async () => {
+    // A trickle of one-record appends (a fleet coming in a few SIMs a consumer batch): folded every 10 here.
+    const trickle = { ...table, journalFoldAppends: 10 };
+    const other = 'jt';
+    const otherSlot: CountSlot = { ...slot, page: key.simListIdCounts(other, 0, 0), bucketPartition: `SIMLI#${other}#0`, customerId: other };
+    const head = async () => (await db.send(new GetCommand({ TableName: table.tableName, Key: key.simListJournalHead(other), ConsistentRead: true }))).Item;
+    for (let append = 1; append <= 25; append += 1) {
+      await batchWriteAll(db, table.tableName, [{ put: key.simListIdEntry(other, 0, 'Da', append) }]);
+      await appendRecounts(trickle, other, [{ slot: otherSlot, prefixes: new Set(['Da']), put: true }], layout);
+    }
+    expect(await head()).toMatchObject({ seq: 25, folded: 20, done: 20, pending: 5 });
+    // The journal keeps the appends since the fold before the last one (11 to 25); the page holds the count as of the last fold.
+    expect((await readJournal(table, other)).map((record) => record.sequence)).toEqual(Array.from({ length: 15 }, (_, index) => 11 + index));
+    expect((await db.send(new GetCommand({ TableName: table.tableName, Key: otherSlot.page, ConsistentRead: true }))).Item).toEqual({ ...otherSlot.page, type: 'sim_list_counts', c0Da: 20, through: 20 });
+  });
 });
