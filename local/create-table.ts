@@ -7,6 +7,17 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { globalSecondaryIndexDeclarations, keySchema, tableDefinition } from '../shared/db/table';
 
+/** Whether a table of that name exists (DescribeTable). */
+export const tableExists = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException || (error as Error).name === 'ResourceNotFoundException') return false;
+    throw error;
+  }
+};
+
 /**
  * Creates the service table from the shared table definition (the same key schema,
  * indexes, stream and TTL attribute as the CDK stack), unless it exists already (`stream:
@@ -14,12 +25,7 @@ import { globalSecondaryIndexDeclarations, keySchema, tableDefinition } from '..
  * was created.
  */
 export const createTable = async (client: DynamoDBClient, tableName: string, options: { stream?: boolean } = {}): Promise<boolean> => {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return false;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
-  }
+  if (await tableExists(client, tableName)) return false;
   const attributeNames = new Set<string>([tableDefinition.partitionKey, tableDefinition.sortKey]);
   for (const index of tableDefinition.globalSecondaryIndexes) {
     attributeNames.add(index.partitionKey);

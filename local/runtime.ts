@@ -68,7 +68,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const queuePrefix = options.queuePrefix ?? (options.persistDir && sqsLocal ? '' : `l${randomUUID().slice(0, 8)}-`);
     const created = await createTable(dynamo, tableName);
     const seeded =
-      created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
+      created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }, { newTable: true }) : undefined;
     if (created && options.preload) await options.preload({ client: dynamo, tableName });
     const queues = await createQueues(sqs, queuePrefix);
     // The SNS topics (issue #21): their consumers are invoked as a topic subscription invokes

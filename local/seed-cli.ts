@@ -10,15 +10,19 @@
  * Into a table it created, the loader also writes the SIMs' list index itself; into a table
  * that exists (a deployed one, a running `npm start`) it writes the SIMs through the SIM write
  * path and the table's stream consumer builds their list entries (docs/seed.md).
+ * The file is read incrementally, twice (once to check it whole, once to write it in batches),
+ * never held whole: a file of a million SIMs loads with memory bounded by a batch and a few
+ * dozen bytes per SIM (docs/seed.md, "Fleets of real size").
  * A broken document is refused as a whole: the problems are printed, nothing is written and
  * the exit code is 1. Usage errors exit with 2.
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTable } from './create-table';
-import { loadSeedDocument } from './seed/load';
-import { readSeedFile } from './seed/read-file';
-import { parseSeedDocument, SeedValidationError } from './seed/validate';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createTable, tableExists } from './create-table';
+import { seedFileSource } from './seed/read-file';
+import { scanSeed, writeSeed } from './seed/load';
+import { SeedValidationError } from './seed/validate';
 
 const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]';
 
@@ -60,11 +64,18 @@ const main = async (): Promise<number> => {
     ...(localCredentials ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   try {
-    const document = await readSeedFile(file);
-    parseSeedDocument(document); // refuse a broken document before touching the table
-    const created = values['create-table'] && (await createTable(client, tableName));
+    const target = { client, tableName };
+    const exists = await tableExists(client, tableName);
+    if (!exists && !values['create-table']) {
+      console.error(`Seed load failed: table ${tableName} does not exist${endpoint ? ` at ${endpoint}` : ''} (--create-table creates it)`);
+      return 1;
+    }
+    // The whole document is checked (against the table's MSISDNs when it exists) before the table is created or written.
+    const source = seedFileSource(file);
+    const scan = await scanSeed(source, exists ? { db: DynamoDBDocumentClient.from(client), tableName } : undefined);
+    const created = !exists && (await createTable(client, tableName));
     if (created) console.log(`Created table ${tableName}`);
-    const result = await loadSeedDocument(document, { client, tableName }, { listIndex: created ? 'build' : 'stream' });
+    const result = await writeSeed(scan, source, target, { listIndex: created ? 'build' : 'stream' });
     const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
     console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${counts || 'nothing'})`);
     return 0;
