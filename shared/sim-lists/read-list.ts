@@ -86,7 +86,9 @@ export const readListDirectory = async (table: ListTable, request: ListRequest):
     ]);
     if (!isReady(fences?.meta)) return { kind: 'legacy' };
     const current = overlayRecords(request.customerId, pages, journal.filter((record) => record.ordering === 'id'), fences!);
-    return { kind: 'id', buckets: current.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots)) };
+    // The pages come shard by shard (page p in shard p mod 8): the list's order is the buckets'.
+    const buckets = current.flatMap((item) => bucketsOfPage(Number(item.SK), item, fences!.slots));
+    return { kind: 'id', buckets: buckets.sort((left, right) => left.bucket - right.bucket) };
   }
   const fromDay = dayOf(request.updatedAfter - 86_400_000);
   const [meta, pages, journal] = await Promise.all([

@@ -191,7 +191,7 @@ describe('seed validation', () => {
   it('keeps the first 1,000 problems in document order and counts the rest', async () => {
     const document = smallDocument() as Document;
     const sim = document.sims[2]!;
-    document.sims = Array.from({ length: 1500 }, (_, index) => ({ ...sim, id: 5001 + index, iccid: String(5001 + index), msisdn: null, customer: 'nope' }));
+    document.sims = Array.from({ length: 1500 }, (_, index) => ({ ...sim, id: 5001 + index, iccid: String(5001 + index), msisdn: null, customer: 'nope' })) as unknown as Document['sims'];
     document.users[1]!.customer = 'gone';
     const error = (await loadSeedDocument(document, { client, tableName }).catch((caught: unknown) => caught)) as SeedValidationError;
     expect([error.total, error.problems.length, error.problems[0], error.problems[1], error.problems.at(-1)]).toEqual([
