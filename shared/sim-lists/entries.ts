@@ -62,7 +62,8 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
         },
       },
     ];
-    const position = parsePosition(sim.list_pos?.[customerId]);
+    // Customer ids come from outside: a position is an own entry of list_pos, never one of Object.prototype's.
+    const position = parsePosition(sim.list_pos && Object.hasOwn(sim.list_pos, customerId) ? sim.list_pos[customerId] : undefined);
     if (position) {
       const bucket = timeBucketOf(position.sequence);
       const timePage = pageOf(bucket, group.slots);

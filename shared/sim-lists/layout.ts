@@ -57,7 +57,7 @@ export const simStatusList = Object.keys(statusLetters) as SimStatus[];
 export type ListPrefix = string;
 
 /** Whether a string is a status the list knows (a SIM item with another status is listed under `x`). */
-const letterOf = (status: string): string => (statusLetters as Record<string, string>)[status] ?? 'x';
+const letterOf = (status: string): string => (Object.hasOwn(statusLetters, status) ? statusLetters[status as SimStatus] : 'x');
 
 /** The prefix of a SIM owned by `ownerId` in the list of `listCustomerId`. */
 export const prefixOf = (listCustomerId: string, ownerId: string, status: string): ListPrefix =>
