@@ -26,6 +26,9 @@ import { SeedValidationError } from './seed/validate';
 
 const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]';
 
+/** Seconds since `started` (performance.now()), one decimal. */
+const seconds = (started: number): string => ((performance.now() - started) / 1000).toFixed(1);
+
 const main = async (): Promise<number> => {
   let parsed;
   try {
@@ -72,10 +75,21 @@ const main = async (): Promise<number> => {
     }
     // The whole document is checked (against the table's MSISDNs when it exists) before the table is created or written.
     const source = seedFileSource(file);
+    const started = performance.now();
     const scan = await scanSeed(source, exists ? { db: DynamoDBDocumentClient.from(client), tableName } : undefined);
+    console.error(`Checked ${scan.sims.count.toLocaleString('en-GB')} SIMs and the rest of ${file} in ${seconds(started)} s`);
     const created = !exists && (await createTable(client, tableName));
     if (created) console.log(`Created table ${tableName}`);
-    const result = await writeSeed(scan, source, target, { listIndex: created ? 'build' : 'stream' });
+    let reported = performance.now();
+    const result = await writeSeed(scan, source, target, {
+      listIndex: created ? 'build' : 'stream',
+      // Progress on stderr, at most every 10 seconds: a million SIMs take a while.
+      progress: ({ phase, sims, totalSims, items }) => {
+        if (phase !== 'writing' || performance.now() - reported < 10_000) return;
+        reported = performance.now();
+        console.error(`Written ${sims.toLocaleString('en-GB')} of ${totalSims.toLocaleString('en-GB')} SIMs, ${items.toLocaleString('en-GB')} items, in ${seconds(started)} s`);
+      },
+    });
     const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
     console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${counts || 'nothing'})`);
     return 0;

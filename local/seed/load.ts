@@ -59,7 +59,22 @@ export interface SeedLoadOptions {
    * table, which is neither read nor written (tests count and check what a load would write).
    */
   sink?: (item: Record<string, unknown>) => void;
+  /** Hears how far a load is: once the document is checked, then every 10,000 SIMs written and at the end. */
+  progress?: (progress: SeedProgress) => void;
 }
+
+/** How far a load is (SeedLoadOptions.progress). */
+export interface SeedProgress {
+  phase: 'checked' | 'writing' | 'written';
+  /** SIMs checked or written so far, of `totalSims` in the document. */
+  sims: number;
+  totalSims: number;
+  /** Items written so far. */
+  items: number;
+}
+
+/** SIMs written between two progress reports. */
+const progressEvery = 10_000;
 
 /**
  * A seed document to load: its events (./json-sections.ts) in document order, in batches, as
@@ -244,6 +259,7 @@ export const scanSeed = async (source: SeedSource, table?: { db: DynamoDBDocumen
  */
 export const loadSeed = async (source: SeedSource, target: SeedTarget, options: SeedLoadOptions = {}): Promise<SeedLoadResult> => {
   const scan = await scanSeed(source, options.newTable || options.sink ? undefined : tableOf(target));
+  options.progress?.({ phase: 'checked', sims: scan.sims.count, totalSims: scan.sims.count, items: 0 });
   return writeSeed(scan, source, target, options);
 };
 
@@ -310,6 +326,7 @@ export const writeSeed = async (scan: SeedScan, source: SeedSource, target: Seed
     for (const event of events) {
       if (event.type !== 'entry' || event.name !== 'sims') continue;
       simsRead += 1;
+      if (simsRead % progressEvery === 0) options.progress?.({ phase: 'writing', sims: simsRead, totalSims: scan.sims.count, items: writer.items });
       const checked = v.safeParse(simSchema, event.value);
       if (!checked.success || !scan.sims.matches(event.index, checked.output)) {
         throw changed(`sims[${event.index}] is not the entry checked`);
@@ -342,6 +359,7 @@ export const writeSeed = async (scan: SeedScan, source: SeedSource, target: Seed
     for (const directory of directories) await writer.put(directory as unknown as Record<string, unknown>);
   }
   await writer.close();
+  options.progress?.({ phase: 'written', sims: simsRead, totalSims: scan.sims.count, items: writer.items });
   return { items: writer.items, counts: Object.fromEntries(writer.counts) };
 };
 
