@@ -9,7 +9,7 @@ import { SeedValidationError } from './validate';
 export const demoSeedFile = fileURLToPath(new URL('../demo-seed.json', import.meta.url));
 
 /** Bytes read from the file at a time. */
-const chunkBytes = 256 * 1024;
+const chunkBytes = 64 * 1024;
 
 /**
  * A seed document file as a source (./load.ts), read incrementally each time it is asked
