@@ -2,6 +2,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
@@ -50,4 +51,16 @@ export const createTable = async (client: DynamoDBClient, tableName: string, opt
     }),
   );
   return true;
+};
+
+/**
+ * Turns the table's stream on (the service's view type) when it is off: a table created
+ * without it for a load in bulk (`stream: false`), whose items no stream consumer must see (the
+ * list index is built with them; the consumer would count them twice), gets it before anything
+ * else writes. Its shard then starts empty, after the load.
+ */
+export const enableStream = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView } }));
 };
