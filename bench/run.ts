@@ -12,6 +12,9 @@
  * 7. feed        – 100,000 in-order usage records through the operator feed's consumer, beside
  *                  the same write requests sent directly (--feed-records=N); memory growth; 20,000
  *                  new SIMs the same way (--feed-new-sims=N)
+ * 8. seed        – `npm run seed` of a generated fleet file of 10,000 and 100,000 SIMs
+ *                  (--seed-sims=N: a tenth of N and N) into a DynamoDB Local of its own: time, peak
+ *                  memory, its growth per SIM; A1 pages of the loaded fleet
  *
  * It starts what it needs (DynamoDB Local, the SQS emulator, the gateway, the SMS simulator,
  * a Stripe stand-in: startLocalRuntime), stops all of it, and exits 0 even when targets are
@@ -35,11 +38,13 @@
  *          --feed-records=N              the feed section's records (default 100000)
  *          --feed-new-sims=N             the feed section's new SIMs (default 20000)
  *          --feed-file-lines=N           the lines of the file it sends through admin feed (default 1000000)
+ *          --seed-sims=N                 the seed section's big fleet (default 100000; 1000000 takes about an hour)
  *          --peer-bundle=PATH            a peer's bundle (index.mjs, or its folder) cold-called beside get-sim;
  *          --peer-event=PATH             its event (default event.json beside it): docs/benchmarks.md, "The peer"
  *          --render                      measure nothing: rewrite RESULTS.md from results.json with the
  *                                        causes of bench/causes.ts as they are now
  */
+import { fileURLToPath } from 'node:url';
 import { benchLog as log } from './lib/bench-log';
 import type { SectionContext } from './lib/context';
 import { guardedSections } from './lib/guarded-section';
@@ -50,6 +55,9 @@ import { runOptions, type RunOptions } from './lib/run-options';
 import { runRuntimeSections } from './lib/runtime-sections';
 import { Targets } from './lib/targets';
 import { runBundles } from './sections/bundles';
+import { runSeed } from './sections/seed';
+
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** A run: section 1 in this process, the others over one local runtime, then the report and the result files. */
 const main = async ({ sections, sizes, keepBundles, countInstructions, peerBundle, write, merge }: RunOptions): Promise<void> => {
@@ -64,7 +72,9 @@ const main = async ({ sections, sizes, keepBundles, countInstructions, peerBundl
 
   if (sections.includes('bundles')) results.bundles = await guarded('bundles', () => runBundles(sectionContext, { keepDir: keepBundles, instructions: countInstructions, peer: peerBundle }));
 
-  if (sections.some((name) => name !== 'bundles')) await runRuntimeSections({ sections, sizes, context: sectionContext, guarded, results });
+  if (sections.some((name) => name !== 'bundles' && name !== 'seed')) await runRuntimeSections({ sections, sizes, context: sectionContext, guarded, results });
+
+  if (sections.includes('seed')) results.seed = await guarded('seed', () => runSeed(sectionContext, { root: repositoryRoot, sims: sizes.seedSims }));
 
   context.loadAverage.end = currentLoad();
   const complete: BenchResults = {

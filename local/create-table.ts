@@ -2,10 +2,22 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { globalSecondaryIndexDeclarations, keySchema, tableDefinition } from '../shared/db/table';
+
+/** Whether a table of that name exists (DescribeTable). */
+export const tableExists = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException || (error as Error).name === 'ResourceNotFoundException') return false;
+    throw error;
+  }
+};
 
 /**
  * Creates the service table from the shared table definition (the same key schema,
@@ -14,12 +26,7 @@ import { globalSecondaryIndexDeclarations, keySchema, tableDefinition } from '..
  * was created.
  */
 export const createTable = async (client: DynamoDBClient, tableName: string, options: { stream?: boolean } = {}): Promise<boolean> => {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return false;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
-  }
+  if (await tableExists(client, tableName)) return false;
   const attributeNames = new Set<string>([tableDefinition.partitionKey, tableDefinition.sortKey]);
   for (const index of tableDefinition.globalSecondaryIndexes) {
     attributeNames.add(index.partitionKey);
@@ -44,4 +51,16 @@ export const createTable = async (client: DynamoDBClient, tableName: string, opt
     }),
   );
   return true;
+};
+
+/**
+ * Turns the table's stream on (the service's view type) when it is off: a table created
+ * without it for a load in bulk (`stream: false`), whose items no stream consumer must see (the
+ * list index is built with them; the consumer would count them twice), gets it before anything
+ * else writes. Its shard then starts empty, after the load.
+ */
+export const enableStream = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView } }));
 };

@@ -70,7 +70,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     const queuePrefix = options.queuePrefix ?? (options.persistDir && sqsLocal ? '' : `l${randomUUID().slice(0, 8)}-`);
     const created = await createTable(dynamo, tableName);
     const seeded =
-      created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }) : undefined;
+      created && options.seed !== undefined ? await loadSeedDocument(options.seed, { client: dynamo, tableName }, { newTable: true }) : undefined;
     if (created && options.preload) await options.preload({ client: dynamo, tableName });
     const queues = await createQueues(sqs, queuePrefix);
     // The stream consumers' failure queues (issue #31): where they set aside what they cannot process.

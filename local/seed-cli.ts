@@ -10,17 +10,24 @@
  * Into a table it created, the loader also writes the SIMs' list index itself; into a table
  * that exists (a deployed one, a running `npm start`) it writes the SIMs through the SIM write
  * path and the table's stream consumer builds their list entries (docs/seed.md).
+ * The file is read incrementally, twice (once to check it whole, once to write it in batches),
+ * never held whole: a file of a million SIMs loads with memory bounded by a batch and a few
+ * dozen bytes per SIM (docs/seed.md, "Fleets of real size").
  * A broken document is refused as a whole: the problems are printed, nothing is written and
  * the exit code is 1. Usage errors exit with 2.
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTable } from './create-table';
-import { loadSeedDocument } from './seed/load';
-import { readSeedFile } from './seed/read-file';
-import { parseSeedDocument, SeedValidationError } from './seed/validate';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createTable, enableStream, tableExists } from './create-table';
+import { seedFileSource } from './seed/read-file';
+import { scanSeed, writeSeed } from './seed/load';
+import { SeedValidationError } from './seed/validate';
 
 const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]';
+
+/** Seconds since `started` (performance.now()), one decimal. */
+const seconds = (started: number): string => ((performance.now() - started) / 1000).toFixed(1);
 
 const main = async (): Promise<number> => {
   let parsed;
@@ -60,11 +67,31 @@ const main = async (): Promise<number> => {
     ...(localCredentials ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   try {
-    const document = await readSeedFile(file);
-    parseSeedDocument(document); // refuse a broken document before touching the table
-    const created = values['create-table'] && (await createTable(client, tableName));
+    const target = { client, tableName };
+    const exists = await tableExists(client, tableName);
+    if (!exists && !values['create-table']) {
+      console.error(`Seed load failed: table ${tableName} does not exist${endpoint ? ` at ${endpoint}` : ''} (--create-table creates it)`);
+      return 1;
+    }
+    // The whole document is checked (against the table's MSISDNs when it exists) before the table is created or written.
+    const source = seedFileSource(file);
+    const started = performance.now();
+    const scan = await scanSeed(source, exists ? { db: DynamoDBDocumentClient.from(client), tableName } : undefined);
+    console.error(`Checked ${scan.sims.count.toLocaleString('en-GB')} SIMs and the rest of ${file} in ${seconds(started)} s`);
+    // A table made here is loaded before its stream is on: nothing reads the load's changes (the
+    // list index is built with them), and DynamoDB Local writes a third faster without them.
+    const created = !exists && (await createTable(client, tableName, { stream: false }));
     if (created) console.log(`Created table ${tableName}`);
-    const result = await loadSeedDocument(document, { client, tableName }, { listIndex: created ? 'build' : 'stream' });
+    let reported = performance.now();
+    const result = await writeSeed(scan, source, target, {
+      listIndex: created ? 'build' : 'stream',
+      // Progress on stderr, at most every 10 seconds: a million SIMs take a while.
+      progress: ({ phase, sims, totalSims, items }) => {
+        if (phase !== 'writing' || performance.now() - reported < 10_000) return;
+        reported = performance.now();
+        console.error(`Written ${sims.toLocaleString('en-GB')} of ${totalSims.toLocaleString('en-GB')} SIMs, ${items.toLocaleString('en-GB')} items, in ${seconds(started)} s`);
+      },
+    }).finally(() => (created ? enableStream(client, tableName) : undefined));
     const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
     console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${counts || 'nothing'})`);
     return 0;

@@ -8,6 +8,7 @@ import type { ScaleWritesResult } from '../sections/scale-writes';
 import type { ThroughputResult } from '../sections/throughput';
 import type { FeedBenchResult, FeedUploadResult } from '../sections/feed';
 import type { FeedNewSimsResult } from '../sections/feed-new-sims';
+import type { SeedBenchResult } from '../sections/seed';
 import { instructionRounds } from '../sections/bundles/load-instructions';
 import { coldCallTable } from './cold-call-report';
 import type { DoorBuild } from './door-fleet';
@@ -62,6 +63,7 @@ export interface BenchResults {
   feed?: FeedBenchResult;
   feedNewSims?: FeedNewSimsResult;
   feedUpload?: FeedUploadResult;
+  seed?: SeedBenchResult;
   targets: TargetResult[];
   notes: string[];
 }
@@ -84,6 +86,22 @@ const feedSection = (result: FeedBenchResult): string =>
     '',
     `Rate: ${result.ratio} × the direct one. ${result.messages} messages in ${result.invocations} invocations of 5. Requests per record: ${Object.entries(result.consumer.requestsPerRecord).map(([command, count]) => `${command} ${count}`).join(', ')}. ` +
       `Memory over the consumer's run (after a collection at both ends): RSS ${result.memory.rssBeforeMb} → ${result.memory.rssAfterMb} MB (${result.memory.rssGrowthMb} MB), heap ${result.memory.heapGrowthMb} MB.`,
+  ].join('\n');
+
+/** Section 8: `npm run seed` of two fleets, and A1's pages of the big one. */
+const seedSection = (result: SeedBenchResult): string =>
+  [
+    table(
+      ['SIMs', 'file (MB)', 'checked (s)', 'seconds', 'items', 'items/s', 'peak RSS (MB)'],
+      result.runs.map((run) => [run.sims.toLocaleString('en-GB'), run.megabytes, run.checkSeconds, run.seconds, run.items.toLocaleString('en-GB'), run.itemsPerSecond.toLocaleString('en-GB'), run.peakRssMb]),
+    ),
+    '',
+    `Peak RSS grows by ${result.bytesPerSim} bytes a SIM from the small fleet to the big one (the file holds ${round((result.runs.at(-1)!.megabytes * 1048576) / result.runs.at(-1)!.sims, 0)} bytes a SIM).`,
+    '',
+    table(
+      ['page (100 a page)', 'status', 'count', 'first SIM', 'round trips', 'read units', 'ms'],
+      result.pages.map((page) => [page.case, page.status, page.count, page.firstId, page.roundTrips, page.readUnits, page.ms]),
+    ),
   ].join('\n');
 
 const statusMark = { PASS: 'PASS', MISS: '**MISS**', SKIP: 'SKIP' } as const;
@@ -338,6 +356,7 @@ export const renderMarkdown = (results: BenchResults): string => {
       '',
     );
   }
+  if (results.seed) lines.push('## 8. Seed: `npm run seed` of a fleet file into a new table', '', seedSection(results.seed), '');
   if (results.mergedRuns?.length) {
     lines.push(
       '## Partial runs merged in',
@@ -361,7 +380,7 @@ export const mergedResults = (earlier: BenchResults, partial: BenchResults): Ben
   const fleets = new Set((partial.scaleRuns ?? []).map(scaleRunKey));
   const sectionsOf = (results: BenchResults) =>
     Object.fromEntries(
-      (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedNewSims', 'feedUpload'] as const)
+      (['bundles', 'roundTrips', 'latency', 'throughput', 'rateLimiter', 'feed', 'feedNewSims', 'feedUpload', 'seed'] as const)
         .filter((name) => (results as unknown as Record<string, unknown>)[name] !== undefined)
         .map((name) => [name, (results as unknown as Record<string, unknown>)[name]]),
     );

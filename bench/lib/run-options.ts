@@ -2,7 +2,7 @@ import { readPeerBundle, type PeerBundle } from './peer';
 import type { FleetDoor, FleetOrder } from './scale-fleet';
 
 /** The sections of `npm run bench`, in the order they run. */
-export const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter', 'feed'] as const;
+export const allSections = ['bundles', 'round-trips', 'latency', 'throughput', 'scale', 'rate-limiter', 'feed', 'seed'] as const;
 
 /** One section's name. */
 export type SectionName = (typeof allSections)[number];
@@ -40,6 +40,8 @@ export interface RunSizes {
   feedRecords: number;
   feedNewSims: number;
   feedFileLines: number;
+  /** The big fleet of the seed section (the small one is a tenth of it). */
+  seedSims: number;
 }
 
 /** What the command line asks of a run (bench/run.ts lists the options). */
@@ -115,6 +117,8 @@ export const runOptions = (argv: string[] = process.argv.slice(2)): RunOptions =
     feedNewSims: Number(read('feed-new-sims') || (quick ? 2_000 : 20_000)),
     // The lines of the file sent through admin feed (issue #20: a million must go through).
     feedFileLines: Number(read('feed-file-lines') || (quick ? 100_000 : 1_000_000)),
+    // The fleet of `npm run seed` (issue #31: a million must load with memory bounded by a batch; 100,000 by default, a few minutes).
+    seedSims: Number(read('seed-sims') || (quick ? 10_000 : 100_000)),
   };
   return { sections, merge, write, render: read('render') !== undefined, keepBundles, countInstructions, peerBundle, sizes };
 };

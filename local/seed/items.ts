@@ -10,6 +10,7 @@ import type {
   CustomerItem,
   DataBundleItem,
   DeviceItem,
+  MsisdnClaimItem,
   PlanItem,
   SimBundleSnapshot,
   SimItem,
@@ -24,6 +25,7 @@ import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentia
 import { formatHundredths, normaliseDecimal, toHundredths } from '../../shared/vocabulary/decimal';
 import { customerPaths } from './paths';
 import type { SeedDocument } from './schema';
+import type { SeedSim } from './sim-ledger';
 
 /**
  * The SIM item of a validated seed SIM (SPEC.md's fields, amounts with two decimals), owned
@@ -32,7 +34,7 @@ import type { SeedDocument } from './schema';
  * (the load: LOCAL-CONTRACT.md, "Operator feed"). Its list positions are given later (./load.ts).
  */
 export const simItemOf = (
-  sim: SeedDocument['sims'][number],
+  sim: SeedSim,
   owner: { name: string; path: string[] },
   bundle: SimBundleSnapshot | null,
   defaultUpdatedAt: string,
@@ -65,24 +67,51 @@ export const simItemOf = (
 /** `now` as an ISO-8601 string with an explicit +00:00 offset. */
 const isoUtc = (now: Date): string => now.toISOString().replace(/Z$/, '+00:00');
 
+/** Per data bundle, the usage of its SIMs in hundredths of a MB, summed exactly. */
+export const poolHundredthsOf = (sims: readonly SeedSim[]): Map<string, bigint> => {
+  const sums = new Map<string, bigint>();
+  for (const sim of sims) {
+    if (sim.data_bundle !== null) sums.set(sim.data_bundle, (sums.get(sim.data_bundle) ?? 0n) + toHundredths(sim.data_used_mb));
+  }
+  return sums;
+};
+
+/** What turns the SIM entries of one document into items: each customer's name and path, each bundle's figures, the load's time. */
+export interface SimItemContext {
+  owners: Map<string, { name: string; path: string[] }>;
+  bundles: Map<string, SimBundleSnapshot>;
+  defaultUpdatedAt: string;
+}
+
+/** The items of one SIM entry: the SIM, its MSISDN claim when it has a number, and its ICCID item. */
+export interface SeedSimItems {
+  sim: SimItem;
+  claim?: MsisdnClaimItem;
+  iccid: Record<string, unknown>;
+}
+
+/** The items of SIM entry `sim` of a validated document (its customer and bundle exist). */
+export const seedSimItems = (sim: SeedSim, context: SimItemContext): SeedSimItems => {
+  const owner = context.owners.get(sim.customer);
+  if (!owner) throw new Error(`customer "${sim.customer}" has no path: validate the document first`);
+  const item = simItemOf(sim, owner, sim.data_bundle === null ? null : context.bundles.get(sim.data_bundle)!, context.defaultUpdatedAt);
+  const claim = msisdnClaimItem(item);
+  return { sim: item, ...(claim ? { claim } : {}), iccid: simIccidItem(item) };
+};
+
 /**
- * Every item of a validated document (parseSeedDocument): customers with their paths, users,
- * bearer tokens and API keys as hashes only, data bundles and SIMs with the bundle's pool
- * usage summed exactly, plans, stock units, accounts and devices, and one `msisdn_claim` per
- * SIM with an MSISDN (the MSISDN index, shared/msisdn/msisdn-index.ts). The SIMs' list index
- * (shared/sim-lists) is not among them: ./load.ts builds it, or leaves it to the table's
- * stream. Amounts come out with exactly two decimals; a SIM without
- * `updated_at` is stamped with `now`. Device owner and assignee e-mails are stored lower-cased,
- * like account keys, so that they compare directly.
+ * Every item of a validated document's sections but its SIMs (./validate.ts), and what makes
+ * its SIMs' items (`simContext`): customers with their paths, users, bearer tokens and API keys
+ * as hashes only, data bundles with their pool usage (`poolHundredths`, summed over the SIMs),
+ * plans, stock units, accounts and devices. Each list in document order.
  */
-export const seedItems = (document: SeedDocument, now: Date = new Date()): Record<string, unknown>[] => {
+export const sectionItems = (document: SeedDocument, poolHundredths: ReadonlyMap<string, bigint>, now: Date) => {
   const paths = customerPaths(document.customers);
   const pathOf = (customerId: string): string[] => {
     const path = paths.get(customerId);
     if (!path) throw new Error(`customer "${customerId}" has no path: validate the document first`);
     return path;
   };
-  const customersById = new Map(document.customers.map((customer) => [customer.id, customer]));
   const usersById = new Map(document.users.map((user) => [user.id, user]));
 
   // The document's entries are strict objects (no field beyond the schema's), so an item
@@ -120,13 +149,6 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
       ),
   );
 
-  // Pool usage per bundle, summed in integer hundredths.
-  const poolHundredths = new Map<string, bigint>(document.data_bundles.map((bundle) => [bundle.id, 0n]));
-  for (const sim of document.sims) {
-    if (sim.data_bundle !== null) {
-      poolHundredths.set(sim.data_bundle, (poolHundredths.get(sim.data_bundle) ?? 0n) + toHundredths(sim.data_used_mb));
-    }
-  }
   const dataBundles = document.data_bundles.map((bundle): DataBundleItem => ({
     ...key.dataBundle(bundle.id),
     type: 'data_bundle',
@@ -135,25 +157,8 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
     allowance_mb: normaliseDecimal(bundle.allowance_mb),
     monthly_cost: normaliseDecimal(bundle.monthly_cost),
     per_sim_access_fee: normaliseDecimal(bundle.per_sim_access_fee),
-    pool_used_mb: formatHundredths(poolHundredths.get(bundle.id)!),
+    pool_used_mb: formatHundredths(poolHundredths.get(bundle.id) ?? 0n),
   }));
-  const snapshots = new Map(
-    dataBundles.map((bundle): [string, SimBundleSnapshot] => [
-      bundle.id,
-      {
-        id: bundle.id,
-        allowance_mb: bundle.allowance_mb,
-        monthly_cost: bundle.monthly_cost,
-        per_sim_access_fee: bundle.per_sim_access_fee,
-        pool_used_mb: bundle.pool_used_mb,
-      },
-    ]),
-  );
-
-  const defaultUpdatedAt = isoUtc(now);
-  const sims = document.sims.map((sim) =>
-    simItemOf(sim, { name: customersById.get(sim.customer)!.name, path: pathOf(sim.customer) }, sim.data_bundle === null ? null : snapshots.get(sim.data_bundle)!, defaultUpdatedAt),
-  );
 
   const plans = document.plans.map(({ price, ...plan }): PlanItem => ({
     ...key.plan(plan.sku),
@@ -180,13 +185,35 @@ export const seedItems = (document: SeedDocument, now: Date = new Date()): Recor
     assigned_to: device.assigned_to === null ? null : device.assigned_to.toLowerCase(),
   }));
 
-  // The MSISDN index (shared/msisdn/msisdn-index.ts): one claim per SIM with an MSISDN; the ICCID
-  // items through which the operator feed finds SIMs.
-  const msisdnClaims = sims.flatMap((sim) => msisdnClaimItem(sim) ?? []);
-  const iccidItems = sims.map(simIccidItem);
+  const simContext: SimItemContext = {
+    owners: new Map(customers.map((customer) => [customer.id, { name: customer.name, path: customer.path }])),
+    bundles: new Map(
+      dataBundles.map((bundle): [string, SimBundleSnapshot] => [
+        bundle.id,
+        { id: bundle.id, allowance_mb: bundle.allowance_mb, monthly_cost: bundle.monthly_cost, per_sim_access_fee: bundle.per_sim_access_fee, pool_used_mb: bundle.pool_used_mb },
+      ]),
+    ),
+    defaultUpdatedAt: isoUtc(now),
+  };
+  return { customers, users, bearerTokens, apiKeys, dataBundles, plans, stockUnits, accounts, devices, simContext };
+};
 
+/**
+ * Every item of a validated document (parseSeedDocument): the items of its sections
+ * (sectionItems) and of its SIMs (seedSimItems: the SIM, its `msisdn_claim`, the MSISDN index of
+ * shared/msisdn/msisdn-index.ts, and its ICCID item, through which the operator feed finds
+ * SIMs). The SIMs' list index (shared/sim-lists) is not among them: ./load.ts builds it, or
+ * leaves it to the table's stream. Amounts come out with exactly two decimals; a SIM without
+ * `updated_at` is stamped with `now`. Device owner and assignee e-mails are stored lower-cased,
+ * like account keys, so that they compare directly.
+ */
+export const seedItems = (document: SeedDocument, now: Date = new Date()): Record<string, unknown>[] => {
+  const sections = sectionItems(document, poolHundredthsOf(document.sims), now);
+  const sims = document.sims.map((sim) => seedSimItems(sim, sections.simContext));
   return [
-    ...customers, ...users, ...bearerTokens, ...apiKeys, ...dataBundles, ...sims,
-    ...plans, ...stockUnits, ...accounts, ...devices, ...msisdnClaims, ...iccidItems,
+    ...sections.customers, ...sections.users, ...sections.bearerTokens, ...sections.apiKeys, ...sections.dataBundles,
+    ...sims.map((items) => items.sim),
+    ...sections.plans, ...sections.stockUnits, ...sections.accounts, ...sections.devices,
+    ...sims.flatMap((items) => (items.claim ? [items.claim] : [])), ...sims.map((items) => items.iccid),
   ] as unknown as Record<string, unknown>[];
 };

@@ -2,10 +2,18 @@
  * Validation of a seed document as a whole: its shape (./schema.ts), and in the same pass
  * references between entries and uniqueness. Any problem refuses the whole document with every problem listed,
  * each naming the offending entry, e.g. `sims[3] (id 1004): customer "nope" does not exist`.
+ *
+ * The document is read as a sequence of events (./json-sections.ts: a member, a section, an
+ * entry), so that one checker serves a document held in memory (`npm start`, tests) and a file
+ * read incrementally (`npm run seed` of a million SIMs). Every section but `sims` is held whole
+ * (they are small); a SIM is checked on its own as it comes and kept only as a compact record
+ * (./sim-ledger.ts) for the checks across SIMs and the references, made once the whole
+ * document is read.
  */
 import * as v from 'valibot';
 import { apiKeyPattern, bearerTokenPattern, credentialPrefix } from './credentials';
-import { msisdnDigits } from '../../shared/msisdn/msisdn-index';
+import type { SectionEvent } from './json-sections';
+import { quotedName } from './json-sections';
 import { customerPaths } from './paths';
 import {
   accountSchema,
@@ -15,42 +23,54 @@ import {
   dataBundleSchema,
   deviceSchema,
   planSchema,
-  seedDocumentSchema,
   seedSections,
   simSchema,
   stockUnitSchema,
   userSchema,
   type SeedDocument,
 } from './schema';
+import { SimLedger, type SeedSim } from './sim-ledger';
 
 export type { SeedDocument } from './schema';
 
-/** At most this many problems are spelled out in the message; `problems` holds them all. */
+/** At most this many problems are spelled out in the message; `problems` holds them all (up to problemsKept). */
 const problemsInMessage = 50;
+
+/**
+ * At most this many problems are kept, the first in document order; the others are counted
+ * (a million broken SIMs must not cost a million sentences).
+ */
+export const problemsKept = 1000;
 
 /** A seed document that breaks the rules; nothing of it may be loaded. */
 export class SeedValidationError extends Error {
-  /** Every problem found, one sentence each, naming the entry. */
+  /** The problems found (at most problemsKept, the first in document order), one sentence each, naming the entry. */
   readonly problems: string[];
+  /** How many problems were found in all. */
+  readonly total: number;
 
-  constructor(unordered: string[]) {
+  constructor(unordered: string[], total?: number) {
     const problems = inDocumentOrder([...new Set(unordered)]);
+    const count = Math.max(total ?? problems.length, problems.length);
     const listed = problems.slice(0, problemsInMessage).map((problem) => `  - ${problem}`);
-    if (problems.length > problemsInMessage) listed.push(`  ... and ${problems.length - problemsInMessage} more`);
-    super(
-      problems.length === 1
-        ? `Seed document refused: ${problems[0]}`
-        : `Seed document refused (${problems.length} problems):\n${listed.join('\n')}`,
-    );
+    if (count > listed.length) listed.push(`  ... and ${count - listed.length} more`);
+    super(count === 1 ? `Seed document refused: ${problems[0]}` : `Seed document refused (${count} problems):\n${listed.join('\n')}`);
     this.name = 'SeedValidationError';
     this.problems = problems;
+    this.total = count;
   }
 }
 
 type Section = (typeof seedSections)[number];
 
+/** A section's number in document order (-1: not a section). */
+const sectionNumber = (name: string): number => (seedSections as readonly string[]).indexOf(name);
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An own field of an entry as given (never one of Object.prototype's). */
+const field = (entry: Record<string, unknown>, name: string): unknown => (Object.hasOwn(entry, name) ? entry[name] : undefined);
 
 /** What identifies an entry in messages. Secrets never appear: tokens and keys show their prefix. */
 const entryIdentity = (section: Section, entry: unknown): string | undefined => {
@@ -58,13 +78,13 @@ const entryIdentity = (section: Section, entry: unknown): string | undefined => 
   const shown = (name: string, value: unknown) =>
     typeof value === 'string' || typeof value === 'number' ? `${name} ${value}` : undefined;
   switch (section) {
-    case 'bearer_tokens': return shown('prefix', credentialPrefix(entry.token, bearerTokenPattern));
-    case 'api_keys': return shown('prefix', credentialPrefix(entry.key, apiKeyPattern));
-    case 'plans': return shown('sku', entry.sku);
+    case 'bearer_tokens': return shown('prefix', credentialPrefix(field(entry, 'token'), bearerTokenPattern));
+    case 'api_keys': return shown('prefix', credentialPrefix(field(entry, 'key'), apiKeyPattern));
+    case 'plans': return shown('sku', field(entry, 'sku'));
     case 'stock':
-    case 'devices': return shown('iccid', entry.iccid);
-    case 'accounts': return shown('email', entry.email);
-    default: return shown('id', entry.id);
+    case 'devices': return shown('iccid', field(entry, 'iccid'));
+    case 'accounts': return shown('email', field(entry, 'email'));
+    default: return shown('id', field(entry, 'id'));
   }
 };
 
@@ -74,216 +94,313 @@ export const entryLabel = (section: Section, index: number, entry: unknown): str
   return identity ? `${section}[${index}] (${identity})` : `${section}[${index}]`;
 };
 
-/** Problems in document order: by section, then entry index; document-level ones first. */
-const inDocumentOrder = (problems: string[]): string[] => {
-  const position = (problem: string): [number, number] => {
-    const match = /^(\w+)\[(\d+)\]/.exec(problem);
-    const section = match ? seedSections.indexOf(match[1] as Section) : -1;
-    return [section, match ? Number(match[2]) : -1];
-  };
-  return problems
-    .map((problem, order) => ({ problem, order, at: position(problem) }))
-    .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.order - b.order)
-    .map(({ problem }) => problem);
+/** Where a problem sorts: by section, then entry index; document-level ones first. */
+const positionOf = (problem: string): [number, number] => {
+  const match = /^(\w+)\[(\d+)\]/.exec(problem);
+  return match ? [sectionNumber(match[1]!), Number(match[2])] : [-1, -1];
 };
 
-/** One sentence for a valibot issue, naming section, entry and field. */
-const describeIssue = (issue: v.BaseIssue<unknown>, input: Record<string, unknown>): string => {
+/** Problems in document order: by section, then entry index; document-level ones first. */
+const inDocumentOrder = (problems: string[]): string[] =>
+  problems
+    .map((problem, order) => ({ problem, order, at: positionOf(problem) }))
+    .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.order - b.order)
+    .map(({ problem }) => problem);
+
+/** The problems of a document: the first problemsKept in document order, and how many in all. */
+class Problems {
+  private kept: { at: [number, number]; order: number; text: string }[] = [];
+  private last = '';
+  total = 0;
+
+  add(text: string, at: [number, number] = positionOf(text)): void {
+    if (text === this.last) return; // one entry's same problem twice
+    this.last = text;
+    this.total += 1;
+    this.kept.push({ at, order: this.total, text });
+    if (this.kept.length >= 2 * problemsKept) this.trim();
+  }
+
+  /** The kept problems in document order. */
+  list(): string[] {
+    this.trim();
+    return this.kept.map((problem) => problem.text);
+  }
+
+  private trim(): void {
+    this.kept.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.order - b.order);
+    this.kept.length = Math.min(this.kept.length, problemsKept);
+  }
+}
+
+/** The schema of one entry of each section. */
+const entrySchemas = new Map<Section, v.GenericSchema>([
+  ['customers', customerSchema],
+  ['users', userSchema],
+  ['bearer_tokens', bearerTokenSchema],
+  ['api_keys', apiKeySchema],
+  ['data_bundles', dataBundleSchema],
+  ['sims', simSchema],
+  ['plans', planSchema],
+  ['stock', stockUnitSchema],
+  ['accounts', accountSchema],
+  ['devices', deviceSchema],
+]);
+
+/** One sentence for a valibot issue of one entry, naming section, entry and field. */
+const describeIssue = (issue: v.BaseIssue<unknown>, section: Section, index: number, entry: unknown): string => {
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
   const missing = issue.type === 'strict_object' && issue.received === 'undefined';
   const unknown = issue.type === 'strict_object' && issue.expected === 'never';
-  if (keys.length === 0) return `the document ${issue.message}`;
-  const [section, index, ...field] = keys as [string, number | undefined, ...(string | number)[]];
-  if (keys.length === 1) {
-    if (unknown) return `unknown top-level key "${section}" (expected ${seedSections.join(', ')})`;
-    return `${section} ${issue.message}`;
-  }
-  const entries = input[section] as unknown[];
-  const label = entryLabel(section as Section, index as number, entries[index as number]);
-  const fieldName = field.map((part, position) => (typeof part === 'number' ? `[${part}]` : position ? `.${part}` : part)).join('');
-  if (unknown) return `${label}: unknown field "${fieldName}"`;
+  const label = entryLabel(section, index, entry);
+  const fieldName = keys.map((part, position) => (typeof part === 'number' ? `[${part}]` : position ? `.${part}` : part)).join('');
+  if (unknown) return `${label}: unknown field ${quotedName(String(keys.at(-1)))}`;
   if (missing) return `${label}: ${fieldName} is required`;
   return fieldName ? `${label}: ${fieldName} ${issue.message}` : `${label} ${issue.message}`;
 };
 
-/** The schema of one entry of each section. */
-const entrySchemas: Record<Section, v.GenericSchema> = {
-  customers: customerSchema,
-  users: userSchema,
-  bearer_tokens: bearerTokenSchema,
-  api_keys: apiKeySchema,
-  data_bundles: dataBundleSchema,
-  sims: simSchema,
-  plans: planSchema,
-  stock: stockUnitSchema,
-  accounts: accountSchema,
-  devices: deviceSchema,
-};
+/** One entry of a small section: as given, and its checked value when it passed its own checks. */
+interface HeldEntry {
+  given: unknown;
+  checked?: unknown;
+}
+
+/** What the first pass over a document learnt: every section but the SIMs, checked, and the SIMs' ledger. */
+export interface SeedScan {
+  /** The document's sections as checked (defaults applied); `sims` empty unless kept (keepSims). */
+  document: SeedDocument;
+  /** Every SIM entry's compact record (./sim-ledger.ts). */
+  sims: SimLedger;
+}
 
 /**
- * The entries of a document whose shape is wrong that pass their own checks, as a document
- * (for the reference checks, so that they run in the same pass as the field checks), and each
- * kept entry's index in the input (so the problems name the entry where it is).
+ * Checks a document event by event (`take`), then as a whole (`finish`): the shape of every
+ * entry, and once the document is read, references and uniqueness over the entries whose own
+ * shape is right (so one broken entry does not hide the others' problems, nor make reference
+ * problems of its own). Top-level keys starting with `$` (`$schema`, `$comment`) are ignored;
+ * any other unknown key, at the top level or in an entry, is a problem, and so is a top-level
+ * key given twice (JSON.parse would keep the last silently).
  */
-const usableEntries = (input: Record<string, unknown>): { document: SeedDocument; positions: Map<unknown, number> } => {
-  const positions = new Map<unknown, number>();
-  const document = Object.fromEntries(
-    seedSections.map((section) => {
-      const entries = Array.isArray(input[section]) ? (input[section] as unknown[]) : [];
-      const usable = entries.flatMap((entry, index) => {
-        const parsed = v.safeParse(entrySchemas[section], entry);
-        if (!parsed.success) return [];
-        positions.set(parsed.output, index);
-        return [parsed.output];
-      });
-      return [section, usable];
-    }),
-  ) as SeedDocument;
-  return { document, positions };
-};
+export class SeedChecker {
+  private readonly problems = new Problems();
+  private readonly seen = new Set<string>();
+  private readonly held = new Map<Section, HeldEntry[]>();
+  private readonly ledger = new SimLedger();
+  private readonly keptSims: SeedSim[] = [];
+  /** The section whose entries are being read (undefined: one to skip). */
+  private current: Section | undefined;
 
-/** The string values of `field` over every entry of a section of the input, usable or not. */
-const inputValues = (input: Record<string, unknown>, section: Section, field: string): string[] =>
-  (Array.isArray(input[section]) ? (input[section] as unknown[]) : []).flatMap((entry) =>
-    isRecord(entry) && typeof entry[field] === 'string' ? [entry[field] as string] : [],
-  );
+  constructor(
+    private readonly options: {
+      /** Keep every checked SIM entry in `document.sims` (a document held in memory). */
+      keepSims?: boolean;
+      /** Hears each SIM entry that passed its own checks (the loader's check against the table). */
+      onSim?: (index: number, sim: SeedSim) => void;
+    } = {},
+  ) {}
 
-/**
- * Problems of references between entries and of uniqueness, over the entries of `document`
- * (the whole document, or the usable entries of one whose shape is wrong: `positions` gives
- * their indexes in the input). A reference to an entry that exists in `input` but failed its
- * own checks is not reported again: that entry's problem is.
- */
-const crossReferenceProblems = (document: SeedDocument, input: Record<string, unknown>, positions?: Map<unknown, number>): string[] => {
-  const problems: string[] = [];
-  const label = (section: Section, index: number, entry: unknown) => entryLabel(section, positions?.get(entry) ?? index, entry);
-  const report = (section: Section, index: number, entry: unknown, problem: string) =>
-    problems.push(`${label(section, index, entry)}: ${problem}`);
+  /** Reports a problem of SIM entry `index` found elsewhere (the loader's check against the table). */
+  reportSim(index: number, problem: string): void {
+    this.problems.add(`${this.ledger.label(index)}: ${problem}`, [sectionNumber('sims'), index]);
+  }
 
-  /** Reports an entry whose value was already taken by an earlier one of the same kind. */
-  const unique = <T>(section: Section, entries: readonly T[], value: (entry: T) => string, what: string) => {
-    const first = new Map<string, number>();
-    entries.forEach((entry, index) => {
-      const seen = first.get(value(entry));
-      if (seen === undefined) first.set(value(entry), index);
-      else report(section, index, entry, `${what} "${value(entry)}" is already used by ${label(section, seen, entries[seen])}`);
+  /** Reads one event of the document. */
+  take(event: SectionEvent): void {
+    switch (event.type) {
+      case 'member':
+        if (this.begin(event.name) && event.value !== null && event.value !== undefined) this.problems.add(`${event.name} must be an array`);
+        this.current = undefined;
+        return;
+      case 'section':
+        this.current = this.begin(event.name);
+        return;
+      case 'entry':
+        if (this.current !== undefined) this.entry(this.current, event.index, event.value);
+        return;
+      case 'section-end':
+        this.current = undefined;
+    }
+  }
+
+  /** Problems of the document as a whole: SeedValidationError, or what the first pass learnt. */
+  finish(): SeedScan {
+    const document = Object.fromEntries(
+      seedSections.map((section) => [section, section === 'sims' ? this.keptSims : (this.held.get(section) ?? []).flatMap((entry) => (entry.checked === undefined ? [] : [entry.checked]))]),
+    ) as SeedDocument;
+    this.crossReferences(document);
+    this.ledger.seal();
+    if (this.problems.total > 0) throw new SeedValidationError(this.problems.list(), this.problems.total);
+    return { document, sims: this.ledger };
+  }
+
+  /** A top-level key: its section, or undefined (a `$` key, an unknown or repeated one, reported). */
+  private begin(name: string): Section | undefined {
+    if (name.startsWith('$')) return undefined;
+    const repeated = this.seen.has(name);
+    this.seen.add(name);
+    const number = sectionNumber(name);
+    if (number === -1) {
+      if (!repeated) this.problems.add(`unknown top-level key ${quotedName(name)} (expected ${seedSections.join(', ')})`);
+      return undefined;
+    }
+    if (repeated) {
+      this.problems.add(`the top-level key "${name}" is given twice (a document has each section once)`);
+      return undefined;
+    }
+    return seedSections[number];
+  }
+
+  private entry(section: Section, index: number, given: unknown): void {
+    const parsed = v.safeParse(entrySchemas.get(section)!, given, { abortEarly: false });
+    const sectionAt = sectionNumber(section);
+    if (!parsed.success) for (const issue of parsed.issues) this.problems.add(describeIssue(issue, section, index, given), [sectionAt, index]);
+    if (section === 'sims') {
+      const sim = parsed.success ? (parsed.output as SeedSim) : undefined;
+      this.ledger.add(sim, (at, problem) => this.reportSim(at, problem));
+      if (sim && this.options.keepSims) this.keptSims.push(sim);
+      if (sim) this.options.onSim?.(index, sim);
+      return;
+    }
+    let entries = this.held.get(section);
+    if (!entries) this.held.set(section, (entries = []));
+    entries.push(parsed.success ? { given, checked: parsed.output } : { given });
+  }
+
+  /** The string values of `name` over every entry of a section, usable or not. */
+  private givenValues(section: Section, name: string): string[] {
+    return (this.held.get(section) ?? []).flatMap(({ given }) => {
+      const value = isRecord(given) ? field(given, name) : undefined;
+      return typeof value === 'string' ? [value] : [];
     });
-  };
+  }
 
-  const { customers, users, bearer_tokens, api_keys, data_bundles, sims, plans, stock, accounts, devices } = document;
-  const customerIds = new Set([...customers.map((customer) => customer.id), ...inputValues(input, 'customers', 'id')]);
-  const paths = customerPaths(customers);
-  const mustExist = (section: Section, index: number, entry: unknown, field: string, id: string, ids: Set<string>) => {
-    if (!ids.has(id)) report(section, index, entry, `${field} "${id}" does not exist`);
-  };
+  /**
+   * Problems of references between entries and of uniqueness, over the entries that passed
+   * their own checks. A reference to an entry that exists but failed its own checks is not
+   * reported again: that entry's problem is.
+   */
+  private crossReferences(document: SeedDocument): void {
+    const report = (section: Section, index: number, entry: unknown, problem: string) =>
+      this.problems.add(`${entryLabel(section, index, entry)}: ${problem}`, [sectionNumber(section), index]);
+    /** Each checked entry of a section with its index in the document. */
+    const usable = <T>(section: Section): { entry: T; index: number }[] =>
+      (this.held.get(section) ?? []).flatMap((held, index) => (held.checked === undefined ? [] : [{ entry: held.checked as T, index }]));
+    /** Reports an entry whose value was already taken by an earlier one of the same kind. */
+    const unique = <T>(section: Section, entries: { entry: T; index: number }[], value: (entry: T) => string, what: string) => {
+      const first = new Map<string, { entry: T; index: number }>();
+      for (const item of entries) {
+        const seen = first.get(value(item.entry));
+        if (seen === undefined) first.set(value(item.entry), item);
+        else report(section, item.index, item.entry, `${what} "${value(item.entry)}" is already used by ${entryLabel(section, seen.index, seen.entry)}`);
+      }
+    };
+    const mustExist = (section: Section, item: { entry: unknown; index: number }, name: string, id: string, ids: Set<string>) => {
+      if (!ids.has(id)) report(section, item.index, item.entry, `${name} "${id}" does not exist`);
+    };
 
-  // Customers: unique ids, existing parents, no cycles, unique names within a top-level group.
-  unique('customers', customers, (customer) => customer.id, 'id');
-  customers.forEach((customer, index) => {
-    if (customer.parent === null) return;
-    if (customer.parent === customer.id) report('customers', index, customer, 'parent is the customer itself');
-    else mustExist('customers', index, customer, 'parent', customer.parent, customerIds);
-  });
-  const parentOf = new Map(customers.map((customer) => [customer.id, customer.parent]));
-  const reportedCycles = new Set<string>();
-  customers.forEach((customer, index) => {
-    if (paths.has(customer.id) || customer.parent === customer.id) return;
-    const chain = [customer.id];
-    let current = parentOf.get(customer.id);
-    while (current && parentOf.has(current) && !chain.includes(current)) {
-      chain.push(current);
-      current = parentOf.get(current);
+    type Of<S extends Section> = SeedDocument[S][number];
+    const customers = usable<Of<'customers'>>('customers');
+    const customerIds = new Set([...customers.map(({ entry }) => entry.id), ...this.givenValues('customers', 'id')]);
+    const paths = customerPaths(document.customers);
+
+    // Customers: unique ids, existing parents, no cycles, unique names within a top-level group.
+    unique('customers', customers, (customer) => customer.id, 'id');
+    for (const item of customers) {
+      const { parent, id } = item.entry;
+      if (parent === null) continue;
+      if (parent === id) report('customers', item.index, item.entry, 'parent is the customer itself');
+      else mustExist('customers', item, 'parent', parent, customerIds);
     }
-    if (current !== customer.id) return; // a missing parent (reported above), or leads into a cycle elsewhere
-    const cycle = [...chain].sort().join(' ');
-    if (reportedCycles.has(cycle)) return;
-    reportedCycles.add(cycle);
-    report('customers', index, customer, `parent chain forms a cycle (${[...chain, customer.id].join(' → ')})`);
-  });
-  const groupNames = new Map<string, number>();
-  customers.forEach((customer, index) => {
-    const path = paths.get(customer.id);
-    if (!path) return;
-    const nameKey = `${path[0]}\u0000${customer.name}`;
-    const seen = groupNames.get(nameKey);
-    if (seen === undefined) groupNames.set(nameKey, index);
-    else report('customers', index, customer, `name "${customer.name}" is already used in the same customer group by ${label('customers', seen, customers[seen])}`);
-  });
-
-  // Users and their bearer tokens.
-  unique('users', users, (user) => user.id, 'id');
-  users.forEach((user, index) => mustExist('users', index, user, 'customer', user.customer, customerIds));
-  const userIds = new Set([...users.map((user) => user.id), ...inputValues(input, 'users', 'id')]);
-  unique('bearer_tokens', bearer_tokens, (token) => credentialPrefix(token.token, bearerTokenPattern)!, 'prefix');
-  bearer_tokens.forEach((token, index) => mustExist('bearer_tokens', index, token, 'user', token.user, userIds));
-
-  // API keys.
-  unique('api_keys', api_keys, (apiKey) => credentialPrefix(apiKey.key, apiKeyPattern)!, 'prefix');
-  api_keys.forEach((apiKey, index) => mustExist('api_keys', index, apiKey, 'customer', apiKey.customer, customerIds));
-
-  // Data bundles and SIMs: a SIM's bundle belongs to its owner or one of the owner's ancestors.
-  unique('data_bundles', data_bundles, (bundle) => bundle.id, 'id');
-  data_bundles.forEach((bundle, index) => mustExist('data_bundles', index, bundle, 'customer', bundle.customer, customerIds));
-  const bundles = new Map(data_bundles.map((bundle) => [bundle.id, bundle]));
-  const bundleIds = new Set([...bundles.keys(), ...inputValues(input, 'data_bundles', 'id')]);
-  unique('sims', sims, (sim) => String(sim.id), 'id');
-  unique('sims', sims, (sim) => sim.iccid, 'iccid');
-  // MSISDNs are unique too, compared by their digits (issue #21: an inbound SMS finds its SIM by it).
-  const msisdnHolder = new Map<string, number>();
-  sims.forEach((sim, index) => {
-    const digits = sim.msisdn === null ? '' : msisdnDigits(sim.msisdn);
-    if (!digits) return;
-    const seen = msisdnHolder.get(digits);
-    if (seen === undefined) msisdnHolder.set(digits, index);
-    else report('sims', index, sim, `msisdn "${sim.msisdn}" is already used by ${entryLabel('sims', seen, sims[seen])}`);
-  });
-  sims.forEach((sim, index) => {
-    mustExist('sims', index, sim, 'customer', sim.customer, customerIds);
-    if (sim.data_bundle === null) return;
-    if (!bundleIds.has(sim.data_bundle)) return report('sims', index, sim, `data_bundle "${sim.data_bundle}" does not exist`);
-    const bundle = bundles.get(sim.data_bundle);
-    if (!bundle) return; // it failed its own checks
-    const path = paths.get(sim.customer);
-    if (path && customerIds.has(bundle.customer) && !path.includes(bundle.customer)) {
-      report('sims', index, sim, `data_bundle "${bundle.id}" belongs to customer "${bundle.customer}", which is neither the SIM's customer nor one of its ancestors (${path.join(' → ')})`);
+    const parentOf = new Map(customers.map(({ entry }) => [entry.id, entry.parent]));
+    const reportedCycles = new Set<string>();
+    for (const { entry: customer, index } of customers) {
+      if (paths.has(customer.id) || customer.parent === customer.id) continue;
+      const chain = [customer.id];
+      let current = parentOf.get(customer.id);
+      while (current && parentOf.has(current) && !chain.includes(current)) {
+        chain.push(current);
+        current = parentOf.get(current);
+      }
+      if (current !== customer.id) continue; // a missing parent (reported above), or leads into a cycle elsewhere
+      const cycle = [...chain].sort().join(' ');
+      if (reportedCycles.has(cycle)) continue;
+      reportedCycles.add(cycle);
+      report('customers', index, customer, `parent chain forms a cycle (${[...chain, customer.id].join(' → ')})`);
     }
-  });
+    const groupNames = new Map<string, { entry: Of<'customers'>; index: number }>();
+    for (const item of customers) {
+      const path = paths.get(item.entry.id);
+      if (!path) continue;
+      const nameKey = `${path[0]}\u0000${item.entry.name}`;
+      const seen = groupNames.get(nameKey);
+      if (seen === undefined) groupNames.set(nameKey, item);
+      else report('customers', item.index, item.entry, `name "${item.entry.name}" is already used in the same customer group by ${entryLabel('customers', seen.index, seen.entry)}`);
+    }
 
-  // Storefront: plans, stock, accounts, devices.
-  unique('plans', plans, (plan) => plan.sku, 'sku');
-  unique('stock', stock, (unit) => unit.iccid, 'iccid');
-  unique('accounts', accounts, (account) => account.email.toLowerCase(), 'email');
-  unique('devices', devices, (device) => device.iccid, 'iccid');
-  const accountEmails = new Set([...accounts.map((account) => account.email), ...inputValues(input, 'accounts', 'email')].map((email) => email.toLowerCase()));
-  const stockIccids = new Set(stock.map((unit) => unit.iccid));
-  devices.forEach((device, index) => {
-    if (!accountEmails.has(device.owner.toLowerCase())) report('devices', index, device, `owner "${device.owner}" is not the e-mail of an account`);
-    if (stockIccids.has(device.iccid)) report('devices', index, device, `iccid ${device.iccid} is also listed in stock (a stock unit is unassigned, a device is owned)`);
-  });
-  return problems;
-};
+    // Users and their bearer tokens.
+    const users = usable<Of<'users'>>('users');
+    unique('users', users, (user) => user.id, 'id');
+    for (const item of users) mustExist('users', item, 'customer', item.entry.customer, customerIds);
+    const userIds = new Set([...users.map(({ entry }) => entry.id), ...this.givenValues('users', 'id')]);
+    const tokens = usable<Of<'bearer_tokens'>>('bearer_tokens');
+    unique('bearer_tokens', tokens, (token) => credentialPrefix(token.token, bearerTokenPattern)!, 'prefix');
+    for (const item of tokens) mustExist('bearer_tokens', item, 'user', item.entry.user, userIds);
+
+    // API keys.
+    const apiKeys = usable<Of<'api_keys'>>('api_keys');
+    unique('api_keys', apiKeys, (apiKey) => credentialPrefix(apiKey.key, apiKeyPattern)!, 'prefix');
+    for (const item of apiKeys) mustExist('api_keys', item, 'customer', item.entry.customer, customerIds);
+
+    // Data bundles, then the SIMs' references (their uniqueness was checked as they came).
+    const bundles = usable<Of<'data_bundles'>>('data_bundles');
+    unique('data_bundles', bundles, (bundle) => bundle.id, 'id');
+    for (const item of bundles) mustExist('data_bundles', item, 'customer', item.entry.customer, customerIds);
+    const bundleOwners = new Map(bundles.map(({ entry }) => [entry.id, entry.customer]));
+    const bundleIds = new Set([...bundleOwners.keys(), ...this.givenValues('data_bundles', 'id')]);
+    this.ledger.checkReferences({ customerIds, bundleIds, paths, bundleOwners }, (at, problem) => this.reportSim(at, problem));
+
+    // Storefront: plans, stock, accounts, devices.
+    unique('plans', usable<Of<'plans'>>('plans'), (plan) => plan.sku, 'sku');
+    const stock = usable<Of<'stock'>>('stock');
+    unique('stock', stock, (unit) => unit.iccid, 'iccid');
+    const accounts = usable<Of<'accounts'>>('accounts');
+    unique('accounts', accounts, (account) => account.email.toLowerCase(), 'email');
+    const devices = usable<Of<'devices'>>('devices');
+    unique('devices', devices, (device) => device.iccid, 'iccid');
+    const accountEmails = new Set([...accounts.map(({ entry }) => entry.email), ...this.givenValues('accounts', 'email')].map((email) => email.toLowerCase()));
+    const stockIccids = new Set(stock.map(({ entry }) => entry.iccid));
+    for (const { entry: device, index } of devices) {
+      if (!accountEmails.has(device.owner.toLowerCase())) report('devices', index, device, `owner "${device.owner}" is not the e-mail of an account`);
+      if (stockIccids.has(device.iccid)) report('devices', index, device, `iccid ${device.iccid} is also listed in stock (a stock unit is unassigned, a device is owned)`);
+    }
+  }
+}
 
 /**
- * Checks a seed document (parsed JSON) against LOCAL-CONTRACT.md, "Seed document": the shape
- * of every entry, and in the same pass references and uniqueness (over the entries whose own
- * shape is right, so one broken entry does not hide the others' problems, nor make reference
- * problems of its own). Returns the document with absent sections as empty arrays and absent
- * optional fields at their defaults; throws SeedValidationError listing every problem
- * otherwise, in document order. Top-level keys starting with `$` (`$schema`, `$comment`) are
- * ignored; any other unknown key, at the top level or in an entry, is a problem.
+ * The events of a document held in memory (parsed JSON), as ./json-sections.ts reads them
+ * from a file: SeedValidationError when it is not an object.
+ */
+export function* documentEvents(input: unknown, wanted: (name: string) => boolean = () => true): Generator<SectionEvent> {
+  if (!isRecord(input)) throw new SeedValidationError(['the document must be a JSON object']);
+  for (const [name, value] of Object.entries(input)) {
+    if (!wanted(name)) continue;
+    if (!Array.isArray(value)) {
+      yield { type: 'member', name, value };
+      continue;
+    }
+    yield { type: 'section', name };
+    for (let index = 0; index < value.length; index += 1) yield { type: 'entry', name, index, value: value[index] };
+    yield { type: 'section-end', name, entries: value.length };
+  }
+}
+
+/**
+ * Checks a seed document (parsed JSON) against LOCAL-CONTRACT.md, "Seed document" (SeedChecker).
+ * Returns the document with absent sections as empty arrays and absent optional fields at
+ * their defaults; throws SeedValidationError listing every problem otherwise, in document order.
  */
 export const parseSeedDocument = (input: unknown): SeedDocument => {
-  if (!isRecord(input)) throw new SeedValidationError(['the document must be a JSON object']);
-  const relevant = Object.fromEntries(Object.entries(input).filter(([name]) => !name.startsWith('$')));
-  const parsed = v.safeParse(seedDocumentSchema, relevant, { abortEarly: false });
-  if (!parsed.success) {
-    const { document, positions } = usableEntries(relevant);
-    throw new SeedValidationError([
-      ...parsed.issues.map((issue) => describeIssue(issue, relevant)),
-      ...crossReferenceProblems(document, relevant, positions),
-    ]);
-  }
-  const problems = crossReferenceProblems(parsed.output, relevant);
-  if (problems.length > 0) throw new SeedValidationError(problems);
-  return parsed.output;
+  const checker = new SeedChecker({ keepSims: true });
+  for (const event of documentEvents(input)) checker.take(event);
+  return checker.finish().document;
 };

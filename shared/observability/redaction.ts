@@ -12,7 +12,8 @@
  *   error message) shows only its origin, scheme://host[:port]:
  *   `https://hooks.example.com:8443/sms/receipts?token=x` → `https://hooks.example.com:8443`.
  *   Its path and query are the caller's, and often carry a token; its user name and password
- *   are dropped with them.
+ *   are dropped with them. A `file://` URL in a text (a stack frame of a deployed bundle) is
+ *   kept whole: it names a place in the code, and the stack decoder needs it.
  *
  * Where: by field name, at any depth (a field named like a phone number: `msisdn`,
  * `*_msisdn`, `phone`, `phone_number`, `to`, `origination_number`, `destination_number`, their
@@ -67,6 +68,8 @@ export const redactText = (text: string): string => {
   if (!/[\d:]/.test(text)) return text;
   return text
     .replace(urlInText, (match) => {
+      // A file:// URL is a place in the code (a stack frame of a bundle), never the caller's: kept, so that `npm run decode-stack` can map it.
+      if (/^file:\/\//i.test(match)) return match;
       const [url, punctuation] = [match.replace(trailingPunctuation, ''), trailingPunctuation.exec(match)?.[0] ?? ''];
       return `${urlOrigin(url)}${punctuation}`;
     })

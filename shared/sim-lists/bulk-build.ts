@@ -13,25 +13,28 @@ import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute, pag
 /**
  * Hands out time positions in bulk: `assign` gives a SIM its position in the list of each
  * customer on its path, numbering each customer's positions per UTC day from 0, and stamps it
- * as listed at `nowMs`. Call it in order of update (ties by id); `sequenceItems` are then the
- * counters that hand out the next positions (./positions.ts).
+ * as listed at `nowMs`; `next` hands out one customer's next position of a day (the seed loader
+ * plans positions without the SIM items). Call them in order of update (ties by id);
+ * `sequenceItems` are then the counters that hand out the next positions (./positions.ts).
  */
 export const positionAssigner = (nowMs: number) => {
-  const next = new Map<string, number>();
+  const counters = new Map<string, number>();
+  const next = (customerId: string, day: string): number => {
+    const counter = `${customerId}\u0000${day}`;
+    const sequence = counters.get(counter) ?? 0;
+    counters.set(counter, sequence + 1);
+    return sequence;
+  };
   return {
+    next,
     assign: (sim: SimItem): void => {
       const day = dayOf(sim.updated_at_ms);
-      sim.list_pos = {};
-      for (const customerId of sim.customer_path) {
-        const counter = `${customerId}\u0000${day}`;
-        const sequence = next.get(counter) ?? 0;
-        next.set(counter, sequence + 1);
-        sim.list_pos[customerId] = formatPosition(day, sequence);
-      }
+      // Customer ids come from outside: entries made by Object.fromEntries, never by assignment.
+      sim.list_pos = Object.fromEntries(sim.customer_path.map((customerId) => [customerId, formatPosition(day, next(customerId, day))]));
       sim.listed_at_ms = nowMs;
     },
     sequenceItems: (): Record<string, unknown>[] =>
-      [...next].map(([counter, sequence]) => {
+      [...counters].map(([counter, sequence]) => {
         const [customerId, day] = counter.split('\u0000') as [string, string];
         return { ...key.simListSequence(customerId, day), type: 'sim_list_sequence', next: sequence };
       }),
@@ -46,19 +49,25 @@ export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<stri
 };
 
 /**
- * Every entry of `sims` (positioned already), then every count page with exact counts and
- * time bounds, the groups' buckets cut by `fencesByGroup`, in pages of layout.ts `pageSlots` over
- * `pageShards` partitions (a new index: readyGroupItems' META says so). A generator over any iterable, so
- * that a million SIMs are written without holding their six million entries.
+ * The list entries of SIMs written in bulk, with every count page kept up to date as they are
+ * added: `entriesOf(sim)` answers a SIM's entries (positioned already; its group's fences
+ * from `fencesByGroup`), `countItems()` every count page with exact counts and time bounds, in
+ * pages of layout.ts `pageSlots` over `pageShards` partitions (a new index: readyGroupItems' META
+ * says so). Holds the count pages only (a few per thousand SIMs), never the entries.
  */
-export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: ReadonlyMap<string, readonly number[]>): Generator<Record<string, unknown>> {
-  const pages = new Map<string, Record<string, unknown>>();
-  for (const sim of sims) {
-    for (const entry of entriesOf(sim, { fences: fencesByGroup.get(sim.customer_path[0]!)!, slots: pageSlots, shards: pageShards })) {
-      yield { PK: entry.PK, SK: entry.SK };
+export class BulkEntryCounter {
+  private readonly pages = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly fencesByGroup: ReadonlyMap<string, readonly number[]>) {}
+
+  /** The entry items of `sim` (key only), counted. */
+  entriesOf(sim: SimItem): Record<string, unknown>[] {
+    const fences = this.fencesByGroup.get(sim.customer_path[0]!);
+    if (!fences) throw new Error(`no fences for the customer group of SIM ${sim.id}`);
+    return entriesOf(sim, { fences, slots: pageSlots, shards: pageShards }).map((entry) => {
       const pageKey = `${entry.count.page.PK}\u0000${entry.count.page.SK}`;
-      let page = pages.get(pageKey);
-      if (!page) pages.set(pageKey, (page = { ...entry.count.page, type: 'sim_list_counts', ver: 0 }));
+      let page = this.pages.get(pageKey);
+      if (!page) this.pages.set(pageKey, (page = { ...entry.count.page, type: 'sim_list_counts', ver: 0 }));
       const counted = countAttribute(entry.count.slot, entry.prefix);
       page[counted] = ((page[counted] as number | undefined) ?? 0) + 1;
       if (entry.count.ordering === 'time') {
@@ -68,9 +77,25 @@ export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: 
         page[low] = Math.min((page[low] as number | undefined) ?? updatedAt, updatedAt);
         page[high] = Math.max((page[high] as number | undefined) ?? updatedAt, updatedAt);
       }
-    }
+      return { PK: entry.PK, SK: entry.SK };
+    });
   }
-  yield* pages.values();
+
+  /** Every count page of the entries made so far. */
+  countItems(): Record<string, unknown>[] {
+    return [...this.pages.values()];
+  }
+}
+
+/**
+ * Every entry of `sims` (positioned already), then every count page (BulkEntryCounter). A
+ * generator over any iterable, so that a million SIMs are written without holding their six
+ * million entries.
+ */
+export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: ReadonlyMap<string, readonly number[]>): Generator<Record<string, unknown>> {
+  const counter = new BulkEntryCounter(fencesByGroup);
+  for (const sim of sims) yield* counter.entriesOf(sim);
+  yield* counter.countItems();
 }
 
 /**

@@ -53,7 +53,8 @@ export const entriesOf = (sim: ListedSim, group: GroupLayout): ListEntry[] => {
     const prefix = prefixOf(customerId, sim.customer_id, sim.status);
     const idEntry = key.simListIdEntry(customerId, idBucket, prefix, sim.id);
     const entries: ListEntry[] = [{ ...idEntry, prefix, count: idCountSlot(customerId, idBucket, fence, group) }];
-    const position = parsePosition(sim.list_pos?.[customerId]);
+    // Customer ids come from outside: a position is an own entry of list_pos, never one of Object.prototype's.
+    const position = parsePosition(sim.list_pos && Object.hasOwn(sim.list_pos, customerId) ? sim.list_pos[customerId] : undefined);
     if (position) {
       const bucket = timeBucketOf(position.sequence);
       const timePage = pageOf(bucket, group.slots);

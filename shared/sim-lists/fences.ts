@@ -73,7 +73,7 @@ export const nextBucketOf = (known: Pick<GroupFences, 'meta' | 'fences'>): numbe
  * Fences that cut the ascending ids `ids` into buckets of `idBucketSize` (bulk builds and
  * `rebuild-list-index`): 0, then every idBucketSize-th id.
  */
-export const fencesForIds = (ids: readonly number[]): number[] => {
+export const fencesForIds = (ids: ArrayLike<number>): number[] => {
   const fences = [0];
   for (let index = idBucketSize; index < ids.length; index += idBucketSize) fences.push(ids[index]!);
   return fences;

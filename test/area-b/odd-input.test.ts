@@ -12,7 +12,6 @@ import { documents, errorAnswer, errorParts, post, readOrder, uuidPattern, type 
 const seed = {
   plans: [
     { sku: 'TRAVEL-EU-5GB', name: 'Europe 5 GB', category: 'travel', published: true, price: '12.00' },
-    { sku: 'T?', name: 'A plan whose SKU a lone surrogate would collide with', category: 'travel', published: true, price: '1.00' },
     { sku: 'PHYSICAL-SIM-UK', name: 'Physical SIM', category: 'physical', published: true, price: '9.99' },
     { sku: 'IOT-CONTRACT-1GB', name: 'IoT contract 1 GB', category: 'iot_contract', published: true, price: '18.00' },
   ],
@@ -81,7 +80,7 @@ describe('checkout text that is not well-formed Unicode', () => {
   const wellFormed = (field: string) =>
     `${field} must be well-formed Unicode text without U+FFFE, U+FFFF or control characters other than tab and line breaks.`;
 
-  it('answers 400 invalid_request for a lone surrogate in catalog_sku instead of looking up the plan "T?"', async () => {
+  it('answers 400 invalid_request for a lone surrogate in catalog_sku instead of looking up a plan (a SKU is letters, digits, ".", "_" and "-" since issue #31, so no plan "T?" can exist to collide with)', async () => {
     const answer = await post(
       runtime.baseUrl,
       '/api/v1/checkout',

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { writeSeedFleetFile } from '../../bench/lib/seed-fleet-file';
+import { tableExists } from '../../local/create-table';
 import { createTestTable, testDynamoClient } from '../support/resources';
 import { demoDocument, scanAll, smallDocument } from './fixtures';
 
@@ -49,8 +51,8 @@ describe('npm run seed', () => {
       0,
       `Created table ${tableName}\n` +
         `Loaded 320 items from ${file} into table ${tableName} at ${endpoint} ` +
-        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, sim 30, plan 14, stock_unit 14, account 4, device 4, msisdn_claim 29, sim_iccid 30, ' +
-        'sim_list_sequence 27, sim_list_meta 2, sim_list_entry 104, sim_list_counts 32, group_directory 2, pool_contribution 7)\n',
+        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, plan 14, stock_unit 14, account 4, device 4, sim 30, sim_iccid 30, msisdn_claim 29, ' +
+        'pool_contribution 7, sim_list_entry 104, sim_list_sequence 27, sim_list_meta 2, sim_list_counts 32, group_directory 2)\n',
     ]);
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     expect(Table?.TableStatus).toBe('ACTIVE');
@@ -69,12 +71,34 @@ describe('npm run seed', () => {
     expect(await scanAll(client, tableName)).toEqual([]);
   });
 
-  it('refuses a file that is not JSON, and a call without a file', async () => {
+  it('refuses a big file broken at its end as a whole, before it creates the table', async () => {
+    const file = join(folder, 'fleet.json');
+    await writeSeedFleetFile(file, { sims: 5_000, breakLast: 'unknown-customer' });
+    const tableName = `cli-${Date.now()}-broken`;
+    const { code, stdout, stderr } = await runCli([file, '--table', tableName, '--endpoint', endpoint, '--create-table']);
+    expect([code, stdout, stderr.slice(stderr.indexOf('Seed document'))]).toEqual([
+      1,
+      '',
+      'Seed document refused: sims[4999] (id 1005000): customer "nope" does not exist\nNothing was written.\n',
+    ]);
+    expect(await tableExists(client, tableName)).toBe(false);
+  });
+
+  it('refuses a file that is not JSON with the line and column, a table that does not exist, and a call without a file', async () => {
+    const tableName = await createTestTable();
     const file = join(folder, 'not-json.json');
-    writeFileSync(file, '{ "customers": [');
-    const [notJson, noFile] = await Promise.all([runCli([file, '--table', 'unused', '--endpoint', endpoint]), runCli(['--endpoint', endpoint])]);
+    writeFileSync(file, '{ "customers": [\n  {"id": "a", "name": "A", "parent": null, "sms_enabled": tru}\n]}');
+    const [notJson, noTable, noFile] = await Promise.all([
+      runCli([file, '--table', tableName, '--endpoint', endpoint]),
+      runCli([file, '--table', 'no-such-table', '--endpoint', endpoint]),
+      runCli(['--endpoint', endpoint]),
+    ]);
     expect([notJson.code, notJson.stdout]).toEqual([1, '']);
-    expect(notJson.stderr).toContain(`Seed document refused: the file ${file} is not valid JSON (`);
+    expect(notJson.stderr).toContain(
+      `Seed document refused: the file ${file} is not valid JSON (unexpected 't' where a value should be at line 2, column 59 (in customers[0]))\nNothing was written.\n`,
+    );
+    expect([noTable.code, noTable.stdout]).toEqual([1, '']);
+    expect(noTable.stderr).toContain(`Seed load failed: table no-such-table does not exist at ${endpoint} (--create-table creates it)\n`);
     expect([noFile.code, noFile.stdout]).toEqual([2, '']);
     expect(noFile.stderr).toContain('usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]\n');
   });

@@ -188,6 +188,24 @@ describe('seed validation', () => {
     ]);
   });
 
+  it('keeps the first 1,000 problems in document order and counts the rest', async () => {
+    const document = smallDocument() as Document;
+    const sim = document.sims[2]!;
+    document.sims = Array.from({ length: 1500 }, (_, index) => ({ ...sim, id: 5001 + index, iccid: String(5001 + index), msisdn: null, customer: 'nope' })) as unknown as Document['sims'];
+    document.users[1]!.customer = 'gone';
+    const error = (await loadSeedDocument(document, { client, tableName }).catch((caught: unknown) => caught)) as SeedValidationError;
+    expect([error.total, error.problems.length, error.problems[0], error.problems[1], error.problems.at(-1)]).toEqual([
+      1501,
+      1000,
+      'users[1] (id u2): customer "gone" does not exist',
+      'sims[0] (id 5001): customer "nope" does not exist',
+      'sims[998] (id 5999): customer "nope" does not exist',
+    ]);
+    expect(error.message.split('\n').slice(-2)).toEqual(['  - sims[48] (id 5049): customer "nope" does not exist', '  ... and 1451 more']);
+    expect(error.message.split('\n')[0]).toBe('Seed document refused (1501 problems):');
+    expect(await scanAll(client, tableName)).toEqual([]);
+  });
+
   it.each([[[]], [null], ['customers'], [42]])('refuses %j as a document', async (document) => {
     await expectRefused(document, ['the document must be a JSON object']);
   });

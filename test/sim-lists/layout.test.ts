@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entriesOf } from '../../shared/sim-lists/entries';
 import { fenceItems, fencesFromItems } from '../../shared/sim-lists/fences';
-import { bucketsOfPage, countAttribute, highAttribute, legacyPageSlots, lowAttribute, pageOf, pageSlots, pageSlotsOf, prefixesFor } from '../../shared/sim-lists/layout';
+import { bucketsOfPage, countAttribute, highAttribute, legacyPageSlots, lowAttribute, pageOf, pageSlots, pageSlotsOf, prefixOf, prefixesFor } from '../../shared/sim-lists/layout';
 
 /**
  * The count pages' size (issue #19, point 3: about 1 write unit amortised for counters): a
@@ -60,6 +60,18 @@ describe('count pages', () => {
     expect(pagesOf(earlier)).toEqual([
       { page: { PK: 'SIMLIC#g', SK: '000000' }, slot: 11 },
       { page: { PK: 'SIMLTC#g', SK: '20261125#000000' }, slot: 11 },
+    ]);
+  });
+});
+
+describe('names from outside in the list index', () => {
+  it('are data: a status named like a property of every object is an unknown status, and a customer so named has only the positions it was given', () => {
+    expect(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((status) => prefixOf('c', 'c', status))).toEqual(['Dx', 'Dx', 'Dx', 'Dx']);
+    const sim = { id: 7, status: 'active', customer_id: 'constructor', customer_path: ['toString', 'constructor'], updated_at_ms: Date.parse('2026-11-20T10:00:00Z'), list_pos: { constructor: '20261120#3' } };
+    expect(entriesOf(sim, { fences: [0], slots: pageSlots, shards: 8 }).map((entry) => [entry.count.customerId, entry.count.ordering, entry.prefix])).toEqual([
+      ['toString', 'id', 'Ia'],
+      ['constructor', 'id', 'Da'],
+      ['constructor', 'time', 'Da'],
     ]);
   });
 });
