@@ -44,12 +44,15 @@ export interface WebhookInbox {
 
 /** Deliveries kept; older ones are dropped. */
 export const inboxCapacity = 500;
+/** How long the inbox checks deliveries against the secrets it read last before it reads them again. */
+export const secretsMaxAgeMs = 10_000;
 /** Largest body accepted (bytes); a bigger one is answered 413 and not kept. */
 export const inboxMaxBodyBytes = 1024 * 1024;
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
-const checkSignature = (headers: Record<string, string>, body: string, secrets: InboxSecret[]): InboxSignature => {
+/** The Standard Webhooks headers of a delivery, or what the inbox says of it when they are absent or incomplete. */
+const signatureHeaders = (headers: Record<string, string>): { id: string; timestamp: string; signature: string } | InboxSignature => {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];
@@ -57,10 +60,12 @@ const checkSignature = (headers: Record<string, string>, body: string, secrets: 
   if (id === undefined || timestamp === undefined || signature === undefined) {
     return { status: 'invalid', reason: 'webhook-id, webhook-timestamp and webhook-signature must come together' };
   }
-  const owner = secrets.find(({ secret }) => verifyWebhook(secret, { id, timestamp, signature }, body))?.owner;
-  if (owner !== undefined) return { status: 'verified', owner };
-  return { status: 'invalid', reason: `no known secret verifies it within five minutes (tried ${secrets.length})` };
+  return { id, timestamp, signature };
 };
+
+/** The owner of the first of `secrets` that verifies the signed delivery. */
+const verifiedOwner = (signed: { id: string; timestamp: string; signature: string }, body: string, secrets: InboxSecret[]): string | undefined =>
+  secrets.find(({ secret }) => verifyWebhook(secret, signed, body))?.owner;
 
 /**
  * The local runtime's webhook inbox: an HTTPS receiver on 127.0.0.1 with a certificate made at
@@ -74,6 +79,35 @@ export const startWebhookInbox = async (options: { secrets: () => Promise<InboxS
   const { cert, key } = selfSignedCertificate({ commonName: 'sim-service local webhook inbox', ipAddresses: ['127.0.0.1'], days: 30 });
   const kept: InboxDelivery[] = [];
   let count = 0;
+  // The secrets as last read: a delivery is checked against them first, and against a fresh
+  // read when they do not verify it or are older than secretsMaxAgeMs (options.secrets() scans
+  // the table: once per delivery, a burst of hundreds of deliveries kept DynamoDB Local busy).
+  let known: { secrets: InboxSecret[]; readAt: number } | undefined;
+  let reading: Promise<InboxSecret[]> | undefined;
+  const freshSecrets = (): Promise<InboxSecret[]> => {
+    const read = Promise.resolve(options.secrets())
+      .catch((): InboxSecret[] => [])
+      .then((secrets) => {
+        known = { secrets, readAt: Date.now() };
+        return secrets;
+      })
+      .finally(() => {
+        if (reading === read) reading = undefined;
+      });
+    reading = read;
+    return read;
+  };
+  const signatureOf = async (headers: Record<string, string>, body: string): Promise<InboxSignature> => {
+    const signed = signatureHeaders(headers);
+    if ('status' in signed) return signed;
+    const verified = (owner: string | undefined): InboxSignature | undefined => (owner === undefined ? undefined : { status: 'verified', owner });
+    // The secrets read last, then a read already under way (a burst shares it), then a read of its own.
+    const fromKnown = known && Date.now() - known.readAt < secretsMaxAgeMs ? verifiedOwner(signed, body, known.secrets) : undefined;
+    const fromShared = fromKnown ?? (reading ? verifiedOwner(signed, body, await reading) : undefined);
+    if (fromShared !== undefined) return verified(fromShared)!;
+    const secrets = await freshSecrets();
+    return verified(verifiedOwner(signed, body, secrets)) ?? { status: 'invalid', reason: `no known secret verifies it within five minutes (tried ${secrets.length})` };
+  };
   const server: Server = createServer({ cert, key }, (request, response) => {
     const answer = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
@@ -100,9 +134,7 @@ export const startWebhookInbox = async (options: { secrets: () => Promise<InboxS
       const headers = Object.fromEntries(
         Object.entries(request.headers).flatMap(([name, value]) => (single(value) === undefined ? [] : [[name, single(value)!]])),
       );
-      void Promise.resolve(options.secrets())
-        .catch(() => [])
-        .then((secrets) => {
+      void signatureOf(headers, body).then((signature) => {
           count += 1;
           kept.unshift({
             id: count,
@@ -111,7 +143,7 @@ export const startWebhookInbox = async (options: { secrets: () => Promise<InboxS
             path: request.url ?? '/',
             headers,
             body,
-            signature: checkSignature(headers, body, secrets),
+            signature,
           });
           kept.splice(inboxCapacity);
           answer(200, { received: true });

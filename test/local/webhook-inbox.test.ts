@@ -4,7 +4,8 @@ import { eventually, present } from '../support/eventually';
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../local/self-signed-certificate';
-import { customerWebhookSecret, webhookSignature } from '../../shared/callbacks/signing';
+import { customerWebhookSecret, webhookHeaders, webhookSignature } from '../../shared/callbacks/signing';
+import { startWebhookInbox } from '../../local/webhook-inbox';
 import { callerPool, sims, smsSeed } from '../area-a-sms/support/seed';
 import { useTestRuntime } from '../support/runtime';
 
@@ -101,5 +102,46 @@ describe('webhook inbox of the local runtime', () => {
     expect(unsigned!.signature).toEqual({ status: 'unsigned' });
     expect(forged!.signature).toMatchObject({ status: 'invalid' });
     expect(forged!.body).toBe('{"hello":"inbox"}');
+  });
+});
+
+describe('the inbox reading the secrets it verifies with', () => {
+  it('reads them once for a burst of deliveries, and again for a delivery they do not verify (a secret made since)', async () => {
+    const secrets = [{ owner: 'acme', secret: 'whsec_' + Buffer.from('first secret of the inbox test').toString('base64') }];
+    let reads = 0;
+    const inbox = await startWebhookInbox({
+      secrets: async () => {
+        reads += 1;
+        return [...secrets];
+      },
+    });
+    try {
+      const deliver = (secret: string, body: string) =>
+        new Promise<number>((resolve, reject) => {
+          const headers = { 'content-type': 'application/json', ...webhookHeaders(secret, `msg_${body}`, Math.floor(Date.now() / 1000), body) };
+          const outgoing = request(inbox.url, { method: 'POST', headers, ca: inbox.certificate }, (answer) => {
+            answer.resume();
+            answer.on('end', () => resolve(answer.statusCode ?? 0));
+          });
+          outgoing.on('error', reject);
+          outgoing.end(body);
+        });
+      expect(await Promise.all(Array.from({ length: 20 }, (_, index) => deliver(secrets[0]!.secret, `{"n":${index}}`)))).toEqual(Array(20).fill(200));
+      const readsForTheBurst = reads;
+      secrets.push({ owner: 'acme-north', secret: 'whsec_' + Buffer.from('a secret made after the burst').toString('base64') });
+      expect(await deliver(secrets[1]!.secret, '{"n":"later"}')).toBe(200);
+      expect(await deliver('whsec_' + Buffer.from('nobody knows this one').toString('base64'), '{"n":"stranger"}')).toBe(200);
+      expect({ readsForTheBurst, reads: reads - readsForTheBurst, owners: inbox.deliveries().map((delivery) => delivery.signature) }).toEqual({
+        readsForTheBurst: 1,
+        reads: 2,
+        owners: [
+          { status: 'invalid', reason: 'no known secret verifies it within five minutes (tried 2)' },
+          { status: 'verified', owner: 'acme-north' },
+          ...Array(20).fill({ status: 'verified', owner: 'acme' }),
+        ],
+      });
+    } finally {
+      await inbox.stop();
+    }
   });
 });
