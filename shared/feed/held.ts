@@ -1,10 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../db/batch-get';
 import { batchWriteAll } from '../db/batch-write';
 import { gsi1, gsi1Partition, key, partition } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import type { FeedTable } from './customer-records';
-import { journalDays, journalShardOf } from './journal';
+import { journalDays, journalShardOf, journalShards, newestOf } from './journal';
 
 /**
  * Feed records held for a SIM the service has not seen yet (issue #31, LOCAL-CONTRACT.md
@@ -104,21 +103,8 @@ export const listHeldLines = async (table: FeedTable, nowMs: number, limit = 100
   const found: HeldLine[] = [];
   for (let index = 0; index <= journalDays && found.length < limit; index += 1) {
     const day = new Date(nowMs - index * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
-    const pages = await Promise.all(
-      [0, 1, 2, 3].map((shard) =>
-        table.db.send(
-          new QueryCommand({
-            TableName: table.tableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': gsi1Partition.feedHeld(day, shard) },
-            ScanIndexForward: false,
-            Limit: limit,
-          }),
-        ),
-      ),
-    );
-    found.push(...pages.flatMap((page) => (page.Items ?? []).map(heldLineOf)));
+    const shards = await Promise.all(Array.from({ length: journalShards }, (_, shard) => newestOf<Record<string, unknown>>(table, gsi1Partition.feedHeld(day, shard), limit, 'GSI1')));
+    found.push(...shards.flat().map(heldLineOf));
   }
   return found.sort((left, right) => right.received_at.localeCompare(left.received_at) || left.line - right.line).slice(0, limit);
 };

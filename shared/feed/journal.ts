@@ -1,6 +1,7 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../db/batch-write';
 import { key, partition } from '../db/keys';
+import { queryPages } from '../db/query-pages';
 
 /**
  * What the operator feed did (issue #20, point 5): per message its counts and per refused line
@@ -70,6 +71,26 @@ export const recordFeedBatch = async (
 const recentDays = (nowMs: number): string[] =>
   Array.from({ length: journalDays + 1 }, (_, index) => new Date(nowMs - index * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''));
 
+/**
+ * The newest `limit` items of one partition of the table (or of GSI1, `index`), page after page:
+ * a query page stops at 1 MB, and a day of hostile lines journals more than that.
+ */
+export const newestOf = async <T>(table: { db: DynamoDBDocumentClient; tableName: string }, partitionKey: string, limit: number, index?: 'GSI1'): Promise<T[]> => {
+  const items: T[] = [];
+  for await (const page of queryPages(table.db, {
+    TableName: table.tableName,
+    ...(index ? { IndexName: index } : {}),
+    KeyConditionExpression: `${index ? 'GSI1PK' : 'PK'} = :pk`,
+    ExpressionAttributeValues: { ':pk': partitionKey },
+    ScanIndexForward: false,
+    Limit: limit,
+  })) {
+    items.push(...(page as T[]));
+    if (items.length >= limit) break;
+  }
+  return items.slice(0, limit);
+};
+
 /** Items of the recent days' partitions (newest first), at most `limit`. */
 const recent = async <T>(
   table: { db: DynamoDBDocumentClient; tableName: string },
@@ -79,12 +100,8 @@ const recent = async <T>(
 ): Promise<T[]> => {
   const found: (T & { received_at: string; line?: number; PK?: string; SK?: string; type?: string; expires_at?: number })[] = [];
   for (const day of recentDays(nowMs)) {
-    const pages = await Promise.all(
-      Array.from({ length: journalShards }, (_, shard) =>
-        table.db.send(new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partitionOf(day, shard) }, ScanIndexForward: false, Limit: limit })),
-      ),
-    );
-    found.push(...pages.flatMap((page) => (page.Items ?? []) as (T & { received_at: string; line?: number })[]));
+    const shards = await Promise.all(Array.from({ length: journalShards }, (_, shard) => newestOf<T & { received_at: string; line?: number }>(table, partitionOf(day, shard), limit)));
+    found.push(...shards.flat());
     if (found.length >= limit) break;
   }
   return found
