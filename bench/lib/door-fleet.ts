@@ -10,9 +10,9 @@
  * - `seed`: local/seed/load.ts loadSeedDocument with `listIndex: 'stream'` (`npm run seed` onto
  *   a running table), a document of 1,000 SIMs at a time, 4 at once.
  * - `feed`: `sim` records through the operator-feed queue, applied by the runtime's consumer.
- *   On main a message of more than 100 new SIMs fails whole and new SIMs are created some 26 a
- *   second (issue #31, point 7, the lead's part): messages of 99 lines until that lands, and a
- *   100,000-SIM fleet takes about an hour; `npm run bench -- --scale-door=feed` is the switch.
+ *   Messages of 200 lines (some 45 KB, under the senders' 60 KiB), each one SQS message: before
+ *   issue #31 a message of more than 100 new SIMs failed whole and new SIMs came in some 26 a
+ *   second; `npm run bench -- --scale-door=feed` is the switch.
  *
  * Orders: `ascending` ids in order; `random` a fixed permutation unrelated to the ids; `bursts`
  * blocks of 5,000 consecutive ids in a shuffled order, each block sent all at once (16 sends in
@@ -38,7 +38,7 @@ import type { CallRecorder } from './call-recorder';
 import { scaleCustomers, seedSimOf, simOf, updateTimeOf, type FleetOrder, type ScaleFleet } from './scale-fleet';
 
 /** SIMs a send carries: a putSims call, a seed document, a feed message. */
-const sendSize = { write: 100, seed: 1_000, feed: 99 } as const;
+const sendSize = { write: 100, seed: 1_000, feed: 200 } as const;
 /** Consecutive ids a burst sends at once. */
 const burstSize = 5_000;
 /** Sends in flight at once (in a burst: `burstSends`). */
