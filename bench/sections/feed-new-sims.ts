@@ -20,6 +20,7 @@ import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-fe
 import { simIccidItem } from '../../shared/sims/sim-writes';
 import { dayOf, formatPosition } from '../../shared/sim-lists/layout';
 import type { SectionContext } from '../lib/context';
+import { countRequests } from '../lib/count-requests';
 import { applyThroughConsumer } from '../lib/feed-consumer';
 import { round } from '../lib/stats';
 
@@ -41,21 +42,7 @@ const msisdnOf = (id: number) => `4478${String(id).padStart(9, '0')}`;
 const countedClient = (endpoint: string, region: string) => {
   const client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  const requests: Record<string, number> = {};
-  const units = { write: 0 };
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String((context as { commandName?: string }).commandName).replace(/Command$/, '');
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      requests[command] = (requests[command] ?? 0) + 1;
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-      if (!/^(Get|BatchGet|Query|Scan)/.test(command)) units.write += (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
-      return result;
-    },
-    { step: 'initialize', name: 'benchNewSimsCounter' },
-  );
-  return { client, db, requests, units };
+  return { client, db, ...countRequests(db, 'benchNewSimsCounter') };
 };
 
 /** The `sim` records of `count` new SIMs from `firstId`, numbered from 1. */

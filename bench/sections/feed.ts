@@ -10,9 +10,8 @@
  * (target < 50 MB, after a garbage collection at both ends). The table has no stream: the list
  * index's and the pool's maintenance cost is section 5's (write units per usage change).
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -25,6 +24,8 @@ import type { SimItem } from '../../shared/db/items';
 import { gsi1Partition, key } from '../../shared/db/keys';
 import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
 import { feedMessageDrafts } from '../../shared/feed/messages';
+import { countRequests } from '../lib/count-requests';
+import { runMeasuredChild } from '../lib/measured-child';
 import { applyThroughConsumer } from '../lib/feed-consumer';
 import { simIccidItem } from '../../shared/sims/sim-writes';
 import { fastWriteCommand, type SourcedChange } from '../../shared/sims/sourced-writes';
@@ -69,27 +70,6 @@ const collectGarbage = (() => {
     gc?.();
   };
 })();
-
-/** Requests and capacity units by command, counted without keeping the calls (their inputs would fill memory). */
-const countRequests = (client: DynamoDBDocumentClient) => {
-  const requests: Record<string, number> = {};
-  const units = { read: 0, write: 0 };
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String((context as { commandName?: string }).commandName).replace(/Command$/, '');
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      requests[command] = (requests[command] ?? 0) + 1;
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-      const total = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
-      if (/^(Get|BatchGet|Query|Scan)/.test(command)) units.read += total;
-      else units.write += total;
-      return result;
-    },
-    { step: 'initialize', name: 'benchFeedCounter' },
-  );
-  return { requests, units };
-};
 
 const groupId = 'feedbench';
 const customers = Array.from({ length: 10 }, (_, index) => `feedbench-${index}`);
@@ -304,16 +284,6 @@ export interface FeedUploadResult {
   contiguous: boolean;
 }
 
-/** Peak resident memory of a process in MB (Linux: VmHWM of /proc/<pid>/status), undefined once it is gone. */
-const peakRssOf = (pid: number): number | undefined => {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * Issue #20, point 4: a file of a million lines through `npm run admin -- feed FILE --queue-url
  * URL` (its own process, as an operator runs it) to a queue of the local SQS emulator that no
@@ -336,20 +306,11 @@ export const runFeedUpload = async (context: SectionContext, options: { sqsEndpo
     const bytes = statSync(file).size;
     context.log(`feed: a file of ${options.lines.toLocaleString('en-GB')} lines (${mb(bytes)} MB) through admin feed`);
 
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'admin/cli.ts', 'feed', file, '--queue-url', queueUrl, '--sqs-endpoint', options.sqsEndpoint, '--region', options.region], {
-      cwd: options.root,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peakRssOf(child.pid!) ?? 0)), 200);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearInterval(sampler);
-    const seconds = (performance.now() - started) / 1000;
+    const { code, output, seconds, peakRssMb: peak } = await runMeasuredChild(
+      options.root,
+      ['admin/cli.ts', 'feed', file, '--queue-url', queueUrl, '--sqs-endpoint', options.sqsEndpoint, '--region', options.region],
+      { sampleMs: 200 },
+    );
     if (code !== 0) throw new Error(`admin feed exited ${code}: ${output.slice(-400)}`);
 
     // Every message again: its lines, and where it starts.

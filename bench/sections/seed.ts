@@ -10,9 +10,7 @@
  * the last page, of the whole group, of `status=suspended` and of `customer=Fleet South`, with
  * their sequential round trips and read units (at most 4 and 120, as section 5).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -25,6 +23,7 @@ import { billedReadUnits, countCalls } from '../../shared/db/call-counter';
 import { listSimsRoute } from '../../shared/routes/list-sims';
 import type { SectionContext } from '../lib/context';
 import { writeSeedFleetFile, type SeedFleet } from '../lib/seed-fleet-file';
+import { runMeasuredChild } from '../lib/measured-child';
 import { round } from '../lib/stats';
 
 /** One `npm run seed` of a fleet file. */
@@ -68,35 +67,13 @@ const bytesPerSimTarget = 200;
 /** What the heap's own sizing may add between two runs whatever their size (V8 grows the heap with the garbage of a run). */
 const heapAllowanceMb = 64;
 
-/** Peak resident memory of a process in MB (Linux: VmHWM of /proc/<pid>/status), undefined once it is gone. */
-const peakRssOf = (pid: number): number | undefined => {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 /** `npm run seed -- FILE --endpoint E --table T --create-table` in its own process, its peak memory sampled. */
 const runSeedCli = async (context: SectionContext, root: string, file: string, fleet: SeedFleet, endpoint: string, tableName: string): Promise<SeedRun> => {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/seed-cli.ts', file, '--endpoint', endpoint, '--table', tableName, '--create-table'], {
-    cwd: root,
-    env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_PROFILE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { code, output, seconds, peakRssMb: peak } = await runMeasuredChild(root, ['local/seed-cli.ts', file, '--endpoint', endpoint, '--table', tableName, '--create-table'], {
+    onStderrLine: (line) => {
+      if (line.startsWith('Written')) context.log(`seed: ${line}`);
+    },
   });
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, peakRssOf(child.pid!) ?? 0)), 100);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('Written')) context.log(`seed: ${line}`);
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearInterval(sampler);
-  const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`npm run seed exited ${code}: ${output.slice(-600)}`);
   const items = Number(/Loaded (\d+) items/.exec(output)?.[1] ?? Number.NaN);
   const checked = /Checked [\d,]+ SIMs and the rest of .* in ([\d.]+) s/.exec(output);
