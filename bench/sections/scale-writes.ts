@@ -176,6 +176,8 @@ export const runScaleWrites = async (
   let nextFree = 0;
   const take = (count: number) => {
     const ids = siteSimIds(fleet, site, nextFree, count);
+    // Each change takes SIMs of the site no change took before: some 12,000 in all, which a fleet of 50,000 or more has.
+    if (ids.length < count) throw new Error(`the site ${site} has no ${count} SIMs left for this part: the section needs --scale=50000 or more`);
     nextFree = ids.at(-1)! - fleet.firstId + 1;
     return ids;
   };
