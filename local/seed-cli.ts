@@ -2,6 +2,7 @@
  * Loads a seed document into a table, local or deployed:
  *
  *   npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]
+ *   npm run seed -- FILE --dry-run
  *
  * The table defaults to TABLE_NAME (else `sim-service`), the region to AWS_REGION /
  * AWS_DEFAULT_REGION (else the AWS SDK's own configuration), the endpoint to
@@ -13,9 +14,13 @@
  * The file is read incrementally, twice (once to check it whole, once to write it in batches),
  * never held whole: a file of a million SIMs loads with memory bounded by a batch and a few
  * dozen bytes per SIM (docs/seed.md, "Fleets of real size").
+ * `--dry-run` checks the file and builds every item a load into a new table would write, list
+ * index included, without any table: it prints what would be written and the process's peak
+ * memory (how an operator sizes the machine for a fleet before loading it).
  * A broken document is refused as a whole: the problems are printed, nothing is written and
  * the exit code is 1. Usage errors exit with 2.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -24,10 +29,33 @@ import { seedFileSource } from './seed/read-file';
 import { scanSeed, writeSeed } from './seed/load';
 import { SeedValidationError } from './seed/validate';
 
-const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]';
+const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table | --dry-run]';
 
 /** Seconds since `started` (performance.now()), one decimal. */
 const seconds = (started: number): string => ((performance.now() - started) / 1000).toFixed(1);
+
+/** Peak resident memory of this process in MB (Linux VmHWM; the heap's peak elsewhere). */
+const peakMemoryMb = (): number => {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+  } catch {
+    return process.memoryUsage().rss / 1048576;
+  }
+};
+
+/** `--dry-run`: the whole load into a new table, every item built and counted, none written. */
+const dryRun = async (file: string, target: { client: DynamoDBClient; tableName: string }): Promise<number> => {
+  const source = seedFileSource(file);
+  const started = performance.now();
+  const scan = await scanSeed(source, undefined);
+  console.error(`Checked ${scan.sims.count.toLocaleString('en-GB')} SIMs and the rest of ${file} in ${seconds(started)} s`);
+  const result = await writeSeed(scan, source, target, { listIndex: 'build', sink: () => undefined });
+  const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
+  console.log(
+    `Dry run: ${result.items} items from ${file} would be written into a new table (${counts || 'nothing'}); nothing was written; ${seconds(started)} s, peak memory ${Math.round(peakMemoryMb())} MB`,
+  );
+  return 0;
+};
 
 const main = async (): Promise<number> => {
   let parsed;
@@ -39,6 +67,7 @@ const main = async (): Promise<number> => {
         region: { type: 'string' },
         endpoint: { type: 'string' },
         'create-table': { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -56,6 +85,10 @@ const main = async (): Promise<number> => {
     return 2;
   }
   const [file] = positionals as [string];
+  if (values['dry-run'] && (values['create-table'] || values.table || values.endpoint)) {
+    console.error(`--dry-run writes to no table: it takes no --table, --endpoint or --create-table\n${usage}`);
+    return 2;
+  }
   const tableName = values.table || process.env.TABLE_NAME || 'sim-service';
   const endpoint = values.endpoint || process.env.DYNAMODB_ENDPOINT || undefined;
   const region = values.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || (endpoint ? 'eu-west-2' : undefined);
@@ -68,6 +101,7 @@ const main = async (): Promise<number> => {
   });
   try {
     const target = { client, tableName };
+    if (values['dry-run']) return await dryRun(file, target);
     const exists = await tableExists(client, tableName);
     if (!exists && !values['create-table']) {
       console.error(`Seed load failed: table ${tableName} does not exist${endpoint ? ` at ${endpoint}` : ''} (--create-table creates it)`);

@@ -42,6 +42,26 @@ describe('npm run seed', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  it('with --dry-run builds every item a new table would get, writes none, and says so with its peak memory', async () => {
+    const file = join(folder, 'dry.json');
+    writeFileSync(file, JSON.stringify(demoDocument()));
+    const { code, stdout, stderr } = await runCli([file, '--dry-run']);
+    expect({ code, stdout: stdout.replace(/; [\d.]+ s, peak memory \d+ MB\n$/, '; <time and memory>\n') }).toEqual({
+      code: 0,
+      stdout:
+        `Dry run: 320 items from ${file} would be written into a new table ` +
+        '(customer 5, user 5, bearer_token 6, api_key 4, data_bundle 1, plan 14, stock_unit 14, account 4, device 4, sim 30, sim_iccid 30, msisdn_claim 29, ' +
+        'pool_contribution 7, sim_list_entry 104, sim_list_sequence 27, sim_list_meta 2, sim_list_counts 32, group_directory 2); nothing was written; <time and memory>\n',
+    });
+    expect(stderr).toMatch(/^Checked 30 SIMs and the rest of .*dry\.json in [\d.]+ s$/m);
+    // No table is named or reached: one given with it is a usage error.
+    const refused = await runCli([file, '--dry-run', '--table', 'x', '--endpoint', endpoint]);
+    expect({ code: refused.code, stderr: refused.stderr.trim().split('\n').slice(-2) }).toEqual({
+      code: 2,
+      stderr: ['--dry-run writes to no table: it takes no --table, --endpoint or --create-table', 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table | --dry-run]'],
+    });
+  });
+
   it('creates the table with --create-table and loads the file into it', async () => {
     const file = join(folder, 'demo.json');
     writeFileSync(file, JSON.stringify(demoDocument()));
@@ -100,6 +120,6 @@ describe('npm run seed', () => {
     expect([noTable.code, noTable.stdout]).toEqual([1, '']);
     expect(noTable.stderr).toContain(`Seed load failed: table no-such-table does not exist at ${endpoint} (--create-table creates it)\n`);
     expect([noFile.code, noFile.stdout]).toEqual([2, '']);
-    expect(noFile.stderr).toContain('usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table]\n');
+    expect(noFile.stderr).toContain('usage: npm run seed -- FILE [--table NAME] [--region REGION] [--endpoint URL] [--create-table | --dry-run]\n');
   });
 });
