@@ -20,11 +20,11 @@
  * A broken document is refused as a whole: the problems are printed, nothing is written and
  * the exit code is 1. Usage errors exit with 2.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTable, enableStream, tableExists } from './create-table';
+import { peakRssOf } from './peak-memory';
 import { seedFileSource } from './seed/read-file';
 import { scanSeed, writeSeed } from './seed/load';
 import { SeedValidationError } from './seed/validate';
@@ -34,14 +34,8 @@ const usage = 'usage: npm run seed -- FILE [--table NAME] [--region REGION] [--e
 /** Seconds since `started` (performance.now()), one decimal. */
 const seconds = (started: number): string => ((performance.now() - started) / 1000).toFixed(1);
 
-/** Peak resident memory of this process in MB (Linux VmHWM; the heap's peak elsewhere). */
-const peakMemoryMb = (): number => {
-  try {
-    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
-  } catch {
-    return process.memoryUsage().rss / 1048576;
-  }
-};
+/** The items of a load by type, as the summary line shows them. */
+const countsText = (counts: Record<string, number>): string => Object.entries(counts).map(([type, count]) => `${type} ${count}`).join(', ') || 'nothing';
 
 /** `--dry-run`: the whole load into a new table, every item built and counted, none written. */
 const dryRun = async (file: string, target: { client: DynamoDBClient; tableName: string }): Promise<number> => {
@@ -50,9 +44,9 @@ const dryRun = async (file: string, target: { client: DynamoDBClient; tableName:
   const scan = await scanSeed(source, undefined);
   console.error(`Checked ${scan.sims.count.toLocaleString('en-GB')} SIMs and the rest of ${file} in ${seconds(started)} s`);
   const result = await writeSeed(scan, source, target, { listIndex: 'build', sink: () => undefined });
-  const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
+  const peak = peakRssOf(process.pid) ?? process.memoryUsage().rss / 1048576;
   console.log(
-    `Dry run: ${result.items} items from ${file} would be written into a new table (${counts || 'nothing'}); nothing was written; ${seconds(started)} s, peak memory ${Math.round(peakMemoryMb())} MB`,
+    `Dry run: ${result.items} items from ${file} would be written into a new table (${countsText(result.counts)}); nothing was written; ${seconds(started)} s, peak memory ${Math.round(peak)} MB`,
   );
   return 0;
 };
@@ -126,8 +120,7 @@ const main = async (): Promise<number> => {
         console.error(`Written ${sims.toLocaleString('en-GB')} of ${totalSims.toLocaleString('en-GB')} SIMs, ${items.toLocaleString('en-GB')} items, in ${seconds(started)} s`);
       },
     }).finally(() => (created ? enableStream(client, tableName) : undefined));
-    const counts = Object.entries(result.counts).map(([type, count]) => `${type} ${count}`).join(', ');
-    console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${counts || 'nothing'})`);
+    console.log(`Loaded ${result.items} items from ${file} into table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (${countsText(result.counts)})`);
     return 0;
   } catch (error) {
     if (error instanceof SeedValidationError) {

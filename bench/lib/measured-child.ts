@@ -1,16 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-
-/** Peak resident memory of a process in MB (Linux: VmHWM of /proc/<pid>/status), undefined once it is gone. */
-export const peakRssOf = (pid: number): number | undefined => {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
+import { peakRssOf } from '../../local/peak-memory';
 
 /** What runMeasuredChild saw: the exit code, stdout and stderr together, the wall time and the peak resident memory. */
 export interface MeasuredChild {
