@@ -100,13 +100,13 @@ export const startWebhookInbox = async (options: { secrets: () => Promise<InboxS
   const signatureOf = async (headers: Record<string, string>, body: string): Promise<InboxSignature> => {
     const signed = signatureHeaders(headers);
     if ('status' in signed) return signed;
-    const verified = (owner: string | undefined): InboxSignature | undefined => (owner === undefined ? undefined : { status: 'verified', owner });
     // The secrets read last, then a read already under way (a burst shares it), then a read of its own.
     const fromKnown = known && Date.now() - known.readAt < secretsMaxAgeMs ? verifiedOwner(signed, body, known.secrets) : undefined;
-    const fromShared = fromKnown ?? (reading ? verifiedOwner(signed, body, await reading) : undefined);
-    if (fromShared !== undefined) return verified(fromShared)!;
+    const shared = fromKnown ?? (reading ? verifiedOwner(signed, body, await reading) : undefined);
+    if (shared !== undefined) return { status: 'verified', owner: shared };
     const secrets = await freshSecrets();
-    return verified(verifiedOwner(signed, body, secrets)) ?? { status: 'invalid', reason: `no known secret verifies it within five minutes (tried ${secrets.length})` };
+    const owner = verifiedOwner(signed, body, secrets);
+    return owner !== undefined ? { status: 'verified', owner } : { status: 'invalid', reason: `no known secret verifies it within five minutes (tried ${secrets.length})` };
   };
   const server: Server = createServer({ cert, key }, (request, response) => {
     const answer = (status: number, body: unknown) => {
