@@ -17,6 +17,22 @@ export class SlidingLog {
     return this.admitted.filter((admittedAt) => admittedAt > time).length;
   }
 
+  /**
+   * What a same-instant burst at `time` can add without any trailing window exceeding its limit:
+   * every window of each limit that holds `time` is checked (those ending at `time` and at each
+   * request stamped after it, less than a window later). Requests stamped ahead of `time` by an
+   * earlier burst's spread take room only from the windows they share with it, so this can be
+   * more than `limit - countAfter(time - windowMs)`, which counts them in every window.
+   */
+  roomAt(time: number): number {
+    return Math.min(
+      ...this.limits.map((limit) => {
+        const ends = [time, ...this.admitted.filter((admittedAt) => admittedAt > time && admittedAt < time + limit.windowMs)];
+        return limit.limit - Math.max(...ends.map((end) => this.countIn(end, limit.windowMs)));
+      }),
+    );
+  }
+
   /** Admitted requests in (time - windowMs, time]. */
   countIn(time: number, windowMs: number): number {
     return this.admitted.filter((admittedAt) => admittedAt > time - windowMs && admittedAt <= time).length;
