@@ -99,8 +99,8 @@ const seedSection = (result: SeedBenchResult): string =>
     `Peak RSS grows by ${result.bytesPerSim} bytes a SIM from the small fleet to the big one (the file holds ${round((result.runs.at(-1)!.megabytes * 1048576) / result.runs.at(-1)!.sims, 0)} bytes a SIM).`,
     '',
     table(
-      ['page (100 a page)', 'status', 'count', 'first SIM', 'round trips', 'read units', 'ms'],
-      result.pages.map((page) => [page.case, page.status, page.count, page.firstId, page.roundTrips, page.readUnits, page.ms]),
+      ['page (100 a page)', 'status', 'count', 'first SIM', 'round trips', 'read units', 'first (ms)', 'p50 (ms)', 'p99 (ms)'],
+      result.pages.map((page) => [page.case, page.status, page.count, page.firstId, page.roundTrips, page.readUnits, page.ms, page.p50Ms ?? '—', page.p99Ms ?? '—']),
     ),
   ].join('\n');
 
