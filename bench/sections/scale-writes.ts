@@ -13,7 +13,7 @@
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
-import { key, partition, sortKeyPrefix } from '../../shared/db/keys';
+import { gsi1, key, partition, sortKeyPrefix } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
@@ -191,7 +191,16 @@ export const runScaleWrites = async (
       change: 'new SIM',
       apply: async (ids) => {
         const templates = await readSims(db, tableName, ids);
-        return putSims(table, templates.map((template) => ({ ...template, ...key.sim((newId += 1)), id: newId, iccid: `8945${String(newId).padStart(15, '0')}`, GSI1PK: `ICCID#8945${String(newId).padStart(15, '0')}`, updated_at_ms: Date.now() })), Date.now());
+        // A new SIM has its own ICCID and number (4478…, which no SIM of the fleet holds: the fleet's are 4477…).
+        return putSims(
+          table,
+          templates.map((template) => {
+            const id = (newId += 1);
+            const iccid = `8945${String(id).padStart(15, '0')}`;
+            return { ...template, ...key.sim(id), ...gsi1.simByIccid(iccid), id, iccid, msisdn: `4478${String(id).padStart(9, '0').slice(-9)}`, updated_at_ms: Date.now() };
+          }),
+          Date.now(),
+        );
       },
     },
     { change: 'removed SIM', apply: (ids) => Promise.all(ids.map((id) => removeSim(table, id))) },
