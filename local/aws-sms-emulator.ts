@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import type { TopicName } from '../shared/topology/topics';
 import type { LocalMount } from './gateway';
+import { MalformedInboundSms, parseInboundSms } from '../shared/sms/inbound';
 import { outcomeOf, type SmsOutcome } from './sms-simulator';
 import { readBoundedBody } from './request-body';
 
@@ -280,6 +281,15 @@ export const createAwsSmsEmulator = (options: AwsSmsEmulatorOptions): AwsSmsEmul
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       return json(response, 400, { detail: 'The body must be one JSON object.', code: 'invalid_request' });
+    }
+    // An inbound SMS the consumer would drop (shared/sms/inbound.ts) is refused here, naming the field, rather than taken and lost.
+    if (topic === 'sms-inbound') {
+      try {
+        parseInboundSms(raw);
+      } catch (error) {
+        if (!(error instanceof MalformedInboundSms)) throw error;
+        return json(response, 400, { detail: `${error.message}; the consumer drops an inbound SMS without it.`, code: 'invalid_request', field: error.field });
+      }
     }
     const snsMessageId = options.publish(topic, raw);
     json(response, 202, { topic, sns_message_id: snsMessageId });

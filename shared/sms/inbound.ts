@@ -34,9 +34,15 @@ export interface InboundSms {
   messageKeyword: string | null;
 }
 
-/** A message that is not an inbound SMS (not JSON, no sender or id): it is dropped, not retried. */
+/** A message that is not an inbound SMS (not JSON, no sender or id): it is dropped, not retried. `field` names the field at fault, if one is. */
 export class MalformedInboundSms extends Error {
   override name = 'MalformedInboundSms';
+  constructor(
+    message: string,
+    readonly field?: 'originationNumber' | 'inboundMessageId' | 'messageBody',
+  ) {
+    super(message);
+  }
 }
 
 /** Lone surrogates, U+FFFE, U+FFFF and control characters other than tab and line breaks cannot be stored or queued: replaced. */
@@ -57,9 +63,13 @@ export const parseInboundSms = (message: string): InboundSms => {
   const fields = parsed as Record<string, unknown>;
   const originationNumber = optionalText(fields.originationNumber, 32);
   const inboundMessageId = optionalText(fields.inboundMessageId, 200);
-  if (!originationNumber || !msisdnDigits(originationNumber)) throw new MalformedInboundSms('no originationNumber');
-  if (!inboundMessageId) throw new MalformedInboundSms('no inboundMessageId');
-  if (typeof fields.messageBody !== 'string') throw new MalformedInboundSms('no messageBody');
+  if (!originationNumber || !msisdnDigits(originationNumber)) {
+    throw new MalformedInboundSms('originationNumber must be the sending SIM\'s number in E.164 (a string of at most 32 characters, such as "+447700900001")', 'originationNumber');
+  }
+  if (!inboundMessageId) {
+    throw new MalformedInboundSms('inboundMessageId must be a non-empty string of at most 200 characters: the network\'s id of the message (a repeat of an id is taken once)', 'inboundMessageId');
+  }
+  if (typeof fields.messageBody !== 'string') throw new MalformedInboundSms('messageBody must be a string (the text the SIM sent)', 'messageBody');
   return {
     originationNumber,
     destinationNumber: optionalText(fields.destinationNumber, 32),

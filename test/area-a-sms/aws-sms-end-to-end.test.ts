@@ -210,6 +210,35 @@ describe('inbound SMS (two-way)', () => {
     expect((await getSms(runtime.baseUrl, acme(), sims.acme.iccid, `mo-${networkId}`)).body).toMatchObject({ direction: 'mo', in_reply_to: null, message: 'hi' });
   });
 
+  it('refuses with 400 naming the field an inbound SMS the consumer would drop (no id, no sender, no text)', async () => {
+    const post = async (fields: Record<string, unknown>) => {
+      const response = await fetch(`${runtime.baseUrl}/_local/aws-sms/inbound`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(fields) });
+      return [response.status, await response.json()];
+    };
+    const good = { originationNumber: `+${sims.acme.msisdn}`, messageBody: 'no id', inboundMessageId: 'x' };
+    expect(await post({ ...good, inboundMessageId: undefined })).toEqual([
+        400,
+        {
+          detail:
+            "inboundMessageId must be a non-empty string of at most 200 characters: the network's id of the message (a repeat of an id is taken once); the consumer drops an inbound SMS without it.",
+          code: 'invalid_request',
+          field: 'inboundMessageId',
+        },
+      ]);
+      expect(await post({ ...good, originationNumber: 'nobody' })).toEqual([
+        400,
+        {
+          detail: 'originationNumber must be the sending SIM\'s number in E.164 (a string of at most 32 characters, such as "+447700900001"); the consumer drops an inbound SMS without it.',
+          code: 'invalid_request',
+          field: 'originationNumber',
+        },
+      ]);
+      expect(await post({ ...good, messageBody: 7 })).toEqual([
+        400,
+        { detail: 'messageBody must be a string (the text the SIM sent); the consumer drops an inbound SMS without it.', code: 'invalid_request', field: 'messageBody' },
+      ]);
+  });
+
   it('logs, counts and drops a message from a number no SIM has, storing nothing', async () => {
     const networkId = randomUUID();
     const lines = await logLinesOf(() => inbound({ originationNumber: '+447700999999', messageBody: 'who am I', inboundMessageId: networkId }));
