@@ -1,7 +1,6 @@
-import { ApiError } from '../errors/api-error';
 import { getAnyMessage, isVisibleStatus, type MessageTable } from './message-store';
 import { isPossibleMessageId } from './message-id';
-import { isValidIccid } from './sim-target';
+import { iccidNotFound, isValidIccid } from './sim-target';
 import type { SmsMessageState } from './sms-schema';
 
 /** The reconciliation view of a message: the type of smsMessageStateSchema (./sms-schema.ts). */
@@ -23,7 +22,7 @@ export const getMessageState = async (
   iccid: string,
   messageId: string,
 ): Promise<SmsMessageState> => {
-  const notFound = new ApiError(404, 'not_found', 'Not found.');
+  const notFound = iccidNotFound(iccid);
   if (!isValidIccid(iccid) || !isPossibleMessageId(messageId)) throw notFound;
   const message = await getAnyMessage(table, messageId);
   if (!message || message.iccid !== iccid || !(message.owner_customer_path ?? []).includes(scopeCustomerId)) throw notFound;

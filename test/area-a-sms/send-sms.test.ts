@@ -159,6 +159,19 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
     expect(view(await send('not-an-iccid', { message: 'hi' }))).toEqual(notFound);
   });
 
+  it('answers a value shaped like a SIM id (up to 15 digits) with a 404 whose detail says the SMS routes take the ICCID, found or not', async () => {
+    const hint = error(
+      404,
+      'not_found',
+      "Not found: the SMS routes /developer/api/sims/<iccid>/sms/ take the SIM's ICCID (19 or 20 digits); a SIM id (up to 15 digits) is what GET /developer/api/sims/<sim_id>/ takes, and its answer's iccid is what goes here.",
+    );
+    // The id of an acme SIM, of a globex SIM and of no SIM: the same answer, from the shape alone.
+    expect(view(await send('2001', { message: 'hi' }))).toEqual(hint);
+    expect(view(await send('2005', { message: 'hi' }))).toEqual(hint);
+    expect(view(await send('999999999999999', { message: 'hi' }))).toEqual(hint);
+    expect(view(await getSms(runtime.baseUrl, acme(), '2001', 'no-such-message'))).toEqual(hint);
+  });
+
   it('6. answers 409 duplicate_message_id for an id already used, by this or another customer', async () => {
     const messageId = uniqueId('dup');
     expect(view(await send(sims.acme.iccid, { message: 'first', message_id: messageId }))).toEqual(accepted(messageId, sims.acme));
