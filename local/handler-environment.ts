@@ -56,6 +56,7 @@ export const handlerEnvironment = (parts: HandlerEnvironmentParts): { env: Recor
     AWS_SMS_ENDPOINT: `${parts.baseUrl}${awsSmsMount}`,
     ...given,
     CALLBACK_ALLOWED_HOSTS: [given.CALLBACK_ALLOWED_HOSTS, parts.inboxOrigin].filter(Boolean).join(','),
+    LOCAL_WEBHOOK_INBOX_URL: `https://${parts.inboxOrigin}/`,
     NODE_EXTRA_CA_CERTS: parts.trustedCaFile,
     EMAIL_OUTBOX_DIR: parts.outboxDir,
   };

@@ -19,7 +19,19 @@ export interface CallbackUrlPolicy {
   allowedHosts: readonly string[];
   /** Resolves a host name to all its addresses (default: the system resolver). */
   resolve?: HostResolver;
+  /** Said after the detail of a host refused as not public (localRefusalHint: the local runtime's way out). */
+  refusalHint?: string;
 }
+
+/**
+ * What a refusal of a non-public host adds when the service runs locally (`inboxUrl`, the local
+ * runtime's HTTPS webhook inbox, is set): the inbox, which is always accepted, and the variable
+ * that allows other hosts. Nothing deployed, where no such way out exists.
+ */
+export const localRefusalHint = (inboxUrl: string | undefined): string | undefined =>
+  inboxUrl
+    ? ` Locally, the built-in HTTPS inbox ${inboxUrl} is accepted, and CALLBACK_ALLOWED_HOSTS=host[:port],... (a variable of npm start) allows other hosts.`
+    : undefined;
 
 /** The URL's host without IPv6 brackets, as node:https and the resolver want it. */
 export const connectHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -30,7 +42,7 @@ export const connectHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]
  * HTTPS, no user name or password, and, for an IP literal host, a public unicast address
  * unless the host is allowed. Throws CallbackUrlRefused.
  */
-export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[]): URL => {
+export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[], refusalHint = ''): URL => {
   if (typeof raw !== 'string' || raw.trim() === '') throw new CallbackUrlRefused('callback_url must be a non-empty string.');
   if (raw.length > maxCallbackUrlLength) {
     throw new CallbackUrlRefused(`callback_url must be at most ${maxCallbackUrlLength} characters.`);
@@ -49,7 +61,7 @@ export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[]):
   if (isAllowedHost(url, allowedHosts)) return url;
   if (isIpLiteral(url.hostname)) {
     const reason = addressRefusal(connectHost(url));
-    if (reason) throw new CallbackUrlRefused(`callback_url must point to a publicly reachable host; ${url.hostname} is ${reason}.`);
+    if (reason) throw new CallbackUrlRefused(`callback_url must point to a publicly reachable host; ${url.hostname} is ${reason}.${refusalHint}`);
   }
   return url;
 };
@@ -61,7 +73,7 @@ export const parseCallbackUrl = (raw: unknown, allowedHosts: readonly string[]):
  * the connected address again at delivery time (see resolve-host.ts).
  */
 export const checkCallbackUrl = async (raw: unknown, policy: CallbackUrlPolicy): Promise<string> => {
-  const url = parseCallbackUrl(raw, policy.allowedHosts);
+  const url = parseCallbackUrl(raw, policy.allowedHosts, policy.refusalHint);
   if (isAllowedHost(url, policy.allowedHosts) || isIpLiteral(url.hostname)) return url.href;
   let addresses: string[];
   try {
@@ -74,7 +86,7 @@ export const checkCallbackUrl = async (raw: unknown, policy: CallbackUrlPolicy):
     const reason = addressRefusal(address);
     if (reason) {
       throw new CallbackUrlRefused(
-        `callback_url must point to a publicly reachable host; ${url.hostname} resolves to a ${reason} address.`,
+        `callback_url must point to a publicly reachable host; ${url.hostname} resolves to a ${reason} address.${policy.refusalHint ?? ''}`,
       );
     }
   }

@@ -87,6 +87,8 @@ export const outboundVariables = {
 export const callbackVariables = {
   /** CALLBACK_ALLOWED_HOSTS: comma-separated hosts exempt from the public-address rule; local testing only. */
   allowedCallbackHosts: optional('CALLBACK_ALLOWED_HOSTS', text),
+  /** LOCAL_WEBHOOK_INBOX_URL: the local runtime's HTTPS inbox, named in a refused callback_url's detail; set by `npm start` only. */
+  localWebhookInboxUrl: optional('LOCAL_WEBHOOK_INBOX_URL', text),
 };
 
 /** The SMS providers a function can send through (docs/sms.md): the provider HTTP API, or AWS End User Messaging SMS. */

@@ -1,5 +1,6 @@
 import type { SmsProvider } from '../adapters/sms-provider/provider';
 import { parseAllowedHosts } from '../callbacks/allowed-hosts';
+import { localRefusalHint } from '../callbacks/callback-url';
 import type { FunctionConfig } from '../config/function-config';
 import type { SimItem } from '../db/items';
 import { developerDeps, developerRoute, type DeveloperDeps } from '../http/developer-route';
@@ -13,6 +14,8 @@ import { findSimInScope } from '../sms/sim-target';
 export interface SendSmsDeps extends DeveloperDeps {
   /** Hosts exempt from callback_url's public-address rule (CALLBACK_ALLOWED_HOSTS). */
   allowedCallbackHosts: string[];
+  /** Said after a refusal of a non-public callback_url (locally: the inbox and CALLBACK_ALLOWED_HOSTS). */
+  callbackRefusalHint?: string;
   /**
    * The provider adapter for a request that reached the API at `requestBaseUrl` (the receipt
    * URL's origin when PUBLIC_BASE_URL is not set); undefined when SMS is not configured.
@@ -31,6 +34,7 @@ export const sendSmsDeps = (config: FunctionConfig<'send-sms'>): SendSmsDeps => 
   return {
     ...developerDeps(config),
     allowedCallbackHosts: parseAllowedHosts(config.allowedCallbackHosts),
+    callbackRefusalHint: localRefusalHint(config.localWebhookInboxUrl),
     provider: sms.provider,
     providerMissing: sms.missing,
   };
@@ -52,7 +56,7 @@ export const sendSmsRoute = (deps: SendSmsDeps) =>
       const result = await sendSms(
         {
           table: resolved,
-          callbackPolicy: { allowedHosts: resolved.allowedCallbackHosts },
+          callbackPolicy: { allowedHosts: resolved.allowedCallbackHosts, refusalHint: resolved.callbackRefusalHint },
           provider: () => resolved.provider(requestBaseUrl(event)),
           ...(resolved.providerMissing ? { providerMissing: resolved.providerMissing } : {}),
           now: () => new Date(resolved.now()),

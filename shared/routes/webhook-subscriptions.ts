@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { parseAllowedHosts } from '../callbacks/allowed-hosts';
+import { localRefusalHint } from '../callbacks/callback-url';
 import type { HostResolver } from '../callbacks/resolve-host';
 import type { FunctionConfig } from '../config/function-config';
 import { getSecret } from '../config/secrets';
@@ -17,6 +18,8 @@ import { deleteSubscription, listSubscriptions, readSubscription, rotateSubscrip
 export interface WebhookRouteDeps extends DeveloperDeps {
   /** Hosts exempt from the public-address rule of `url` (CALLBACK_ALLOWED_HOSTS). */
   allowedCallbackHosts: string[];
+  /** Said after a refusal of a non-public `url` (locally: the inbox and CALLBACK_ALLOWED_HOSTS). */
+  callbackRefusalHint?: string;
   /** The WEBHOOK_SECRETS_KEY secret that seals signing secrets (read per request: secrets are cached, not configuration). */
   secretsKey: () => Promise<string | undefined>;
   /** Host name resolution of `url` (default: the system resolver). */
@@ -27,6 +30,7 @@ export interface WebhookRouteDeps extends DeveloperDeps {
 export const webhookRouteDeps = (config: FunctionConfig<'create-webhook'>): WebhookRouteDeps => ({
   ...developerDeps(config),
   allowedCallbackHosts: parseAllowedHosts(config.allowedCallbackHosts),
+  callbackRefusalHint: localRefusalHint(config.localWebhookInboxUrl),
   secretsKey: () => getSecret('WEBHOOK_SECRETS_KEY'),
 });
 
@@ -62,7 +66,7 @@ const readNamedSubscription = async (
  */
 export const createWebhookRoute = (deps: WebhookRouteDeps) =>
   developerRoute<undefined, WebhookRouteDeps>({ deps, json: true }, async ({ event, caller }, resolved) => {
-    const request = await validateCreateRequest(event.body, { allowedHosts: resolved.allowedCallbackHosts, resolve: resolved.resolve });
+    const request = await validateCreateRequest(event.body, { allowedHosts: resolved.allowedCallbackHosts, resolve: resolved.resolve, refusalHint: resolved.callbackRefusalHint });
     const { item, secret } = await subscribeCustomer(resolved, {
       customerId: caller.customerId,
       request,

@@ -37,6 +37,10 @@ const runtime = useTestRuntime(
   },
 );
 
+/** What a refusal of a non-public callback URL says locally after its reason: the runtime's inbox and CALLBACK_ALLOWED_HOSTS. */
+const localHint = () =>
+  ` Locally, the built-in HTTPS inbox ${runtime.inbox.url} is accepted, and CALLBACK_ALLOWED_HOSTS=host[:port],... (a variable of npm start) allows other hosts.`;
+
 const send = (iccid: string, body: unknown, caller = acme()) => postSms(runtime.baseUrl, caller, iccid, body);
 const error = (status: number, code: string, detail: string) => ({
   status,
@@ -127,14 +131,14 @@ describe('POST /developer/api/sims/<iccid>/sms/ rules, in order', () => {
       error(400, 'invalid_callback_url', 'callback_url must use HTTPS.'),
     );
     expect(view(await send(sims.acme.iccid, body('https://localhost/hook')))).toEqual(
-      error(400, 'invalid_callback_url', 'callback_url must point to a publicly reachable host; localhost resolves to a loopback address.'),
+      error(400, 'invalid_callback_url', `callback_url must point to a publicly reachable host; localhost resolves to a loopback address.${localHint()}`),
     );
     expect(view(await send(sims.acme.iccid, body('https://169.254.169.254/latest/meta-data/')))).toEqual(
-      error(400, 'invalid_callback_url', 'callback_url must point to a publicly reachable host; 169.254.169.254 is link-local (cloud metadata).'),
+      error(400, 'invalid_callback_url', `callback_url must point to a publicly reachable host; 169.254.169.254 is link-local (cloud metadata).${localHint()}`),
     );
     // 127.0.0.1 itself is allowed in this runtime (CALLBACK_ALLOWED_HOSTS); 127.0.0.2 is not.
     expect(view(await send(sims.acme.iccid, body('https://2130706434/')))).toEqual(
-      error(400, 'invalid_callback_url', 'callback_url must point to a publicly reachable host; 127.0.0.2 is loopback.'),
+      error(400, 'invalid_callback_url', `callback_url must point to a publicly reachable host; 127.0.0.2 is loopback.${localHint()}`),
     );
     expect(view(await send(sims.acme.iccid, body('https://user:pw@127.0.0.1/')))).toEqual(
       error(400, 'invalid_callback_url', 'callback_url must not contain a user name or password.'),

@@ -58,6 +58,10 @@ const runtime = useTestRuntime(
   },
 );
 
+/** What a refusal of a non-public callback URL says locally after its reason: the runtime's inbox and CALLBACK_ALLOWED_HOSTS. */
+const localHint = () =>
+  ` Locally, the built-in HTTPS inbox ${runtime.inbox.url} is accepted, and CALLBACK_ALLOWED_HOSTS=host[:port],... (a variable of npm start) allows other hosts.`;
+
 const table = () => ({ db, tableName: runtime.tableName });
 const change = (iccid: string, values: Parameters<typeof changeSim>[2]) => changeSim(table(), iccid, values, (clock += 60_000));
 const json = (webhook: ReceivedRequest) => JSON.parse(webhook.body) as { id: string; type: string; timestamp: string; data: Record<string, unknown> };
@@ -276,19 +280,19 @@ describe('lifecycle webhooks', () => {
   it('refuses non-public URLs at subscription', async () => {
     const refused = async (url: string) => (await call(runtime.baseUrl, acme(), 'POST', '/developer/api/webhooks/', { url })).body;
     expect(await refused('https://127.0.0.1/hook')).toEqual({
-      detail: 'url must point to a publicly reachable host; 127.0.0.1 is loopback.',
+      detail: `url must point to a publicly reachable host; 127.0.0.1 is loopback.${localHint()}`,
       code: 'invalid_webhook_url',
     });
     expect(await refused('https://10.1.2.3/hook')).toEqual({
-      detail: 'url must point to a publicly reachable host; 10.1.2.3 is private.',
+      detail: `url must point to a publicly reachable host; 10.1.2.3 is private.${localHint()}`,
       code: 'invalid_webhook_url',
     });
     expect(await refused('https://[::1]/hook')).toEqual({
-      detail: 'url must point to a publicly reachable host; [::1] is loopback.',
+      detail: `url must point to a publicly reachable host; [::1] is loopback.${localHint()}`,
       code: 'invalid_webhook_url',
     });
     expect(await refused('https://localhost/hook')).toEqual({
-      detail: 'url must point to a publicly reachable host; localhost resolves to a loopback address.',
+      detail: `url must point to a publicly reachable host; localhost resolves to a loopback address.${localHint()}`,
       code: 'invalid_webhook_url',
     });
     expect(await refused('http://example.com/hook')).toEqual({ detail: 'url must use HTTPS.', code: 'invalid_webhook_url' });

@@ -19,6 +19,10 @@ const hook = 'https://1.1.1.1/sim-events';
 
 const runtime = useTestRuntime({ seed: webhookSeed });
 
+/** What a refusal of a non-public callback URL says locally after its reason: the runtime's inbox and CALLBACK_ALLOWED_HOSTS. */
+const localHint = () =>
+  ` Locally, the built-in HTTPS inbox ${runtime.inbox.url} is accepted, and CALLBACK_ALLOWED_HOSTS=host[:port],... (a variable of npm start) allows other hosts.`;
+
 const create = (caller: ReturnType<typeof acme>, body: unknown) => call(runtime.baseUrl, caller, 'POST', '/developer/api/webhooks/', body);
 const error = (status: number, code: string, detail: string) => ({ status, contentType: 'application/json', body: { detail, code } });
 const answer = (response: Awaited<ReturnType<typeof call>>) => ({ status: response.status, contentType: response.contentType, body: response.body });
@@ -71,7 +75,7 @@ describe('webhook subscription routes', () => {
       error(400, 'invalid_webhook_url', 'url must not contain a user name or password.'),
     );
     expect(answer(await create(acme(), { url: 'https://169.254.169.254/latest/meta-data/' }))).toEqual(
-      error(400, 'invalid_webhook_url', 'url must point to a publicly reachable host; 169.254.169.254 is link-local (cloud metadata).'),
+      error(400, 'invalid_webhook_url', `url must point to a publicly reachable host; 169.254.169.254 is link-local (cloud metadata).${localHint()}`),
     );
     expect(answer(await create(acme(), { url: hook, events: ['line.activated', 'line.deleted', 7] }))).toEqual(
       error(
