@@ -13,7 +13,7 @@
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
-import { key, partition, sortKeyPrefix } from '../../shared/db/keys';
+import { gsi1, key, partition, partitionPrefix, sortKeyPrefix } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
@@ -48,12 +48,13 @@ const writeCommands = /^(Put|Update|Delete|BatchWrite|TransactWrite)(Item|Items)
 
 /** What an item key is part of. */
 const partOf = (partitionKey: string): string => {
-  if (partitionKey.startsWith('SIM#')) return 'SIM item';
-  if (partitionKey.startsWith('SIMLISTSEQ#')) return 'position counters';
-  if (partitionKey.startsWith('SIMLIC#') || partitionKey.startsWith('SIMLTC#')) return 'count pages';
-  if (partitionKey.startsWith('SIMLJ#')) return 'count journal';
-  if (partitionKey.startsWith('SIMLI#') || partitionKey.startsWith('SIMLT#')) return 'entries';
-  if (partitionKey.startsWith('SIMLIST#')) return 'fences';
+  const is = (...prefixes: string[]) => prefixes.some((prefix) => partitionKey.startsWith(prefix));
+  if (is(partitionPrefix.sim)) return 'SIM item';
+  if (is(partitionPrefix.simListSequence)) return 'position counters';
+  if (is(partitionPrefix.simListIdCounts, partitionPrefix.simListTimeCounts)) return 'count pages';
+  if (is(partitionPrefix.simListJournal)) return 'count journal';
+  if (is(partitionPrefix.simListIdBucket, partitionPrefix.simListTimeBucket)) return 'entries';
+  if (is(partitionPrefix.simList)) return 'fences';
   return 'other';
 };
 
@@ -191,7 +192,10 @@ export const runScaleWrites = async (
       change: 'new SIM',
       apply: async (ids) => {
         const templates = await readSims(db, tableName, ids);
-        return putSims(table, templates.map((template) => ({ ...template, ...key.sim((newId += 1)), id: newId, iccid: `8945${String(newId).padStart(15, '0')}`, GSI1PK: `ICCID#8945${String(newId).padStart(15, '0')}`, updated_at_ms: Date.now() })), Date.now());
+        return putSims(table, templates.map((template) => {
+          const iccid = `8945${String((newId += 1)).padStart(15, '0')}`;
+          return { ...template, ...key.sim(newId), id: newId, iccid, ...gsi1.simByIccid(iccid), updated_at_ms: Date.now() };
+        }), Date.now());
       },
     },
     { change: 'removed SIM', apply: (ids) => Promise.all(ids.map((id) => removeSim(table, id))) },
