@@ -33,8 +33,7 @@ import { startLocalTopics } from './topics';
 import { writeTrustedCaFile } from './trusted-ca-file';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
-export type { LocalPayments, LocalRuntime, LocalRuntimeOptions } from './runtime-types';
-export { checkoutPayLine } from './checkout-pay-line';
+export type { LocalRuntime, LocalRuntimeOptions } from './runtime-types';
 
 /**
  * Starts the whole service locally: DynamoDB Local and the SQS emulator (or the given ones),

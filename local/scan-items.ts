@@ -2,8 +2,10 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 
 /**
  * Every item of one `type` in the table (all Scan pages), with only `attributes` read when
- * they are given. For the local runtime's own views (the console, the inbox's secrets), over a
- * small local table: the service itself never scans.
+ * they are given. For tooling, never for the service (which never scans): the local runtime's
+ * own views (the console, the inbox's secrets) over a small local table, and, through
+ * topLevelCustomers, the admin CLI's one-off commands, which scan any table, a deployed one
+ * included, reading the whole table once (a Scan's read units are the table's size).
  */
 export const scanItemsOfType = async <T>(
   table: { db: DynamoDBDocumentClient; tableName: string },

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { roundTrips, type RecordedCall } from '../../shared/db/call-counter';
+import { key, partitionPrefix } from '../../shared/db/keys';
 
 /** One DynamoDB call with what it read: shared/db/call-counter's record plus output figures. */
 export interface BenchCall extends RecordedCall {
@@ -54,7 +55,7 @@ const unitsOf = (consumed: Output['ConsumedCapacity']): number | undefined =>
   consumed === undefined ? undefined : (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum, entry) => sum + Number(entry.CapacityUnits ?? 0), 0);
 
 const isSimItem = (item: Record<string, unknown> | undefined): boolean =>
-  item !== undefined && typeof item.PK === 'string' && item.PK.startsWith('SIM#') && item.SK === 'SIM';
+  item !== undefined && typeof item.PK === 'string' && item.PK.startsWith(partitionPrefix.sim) && item.SK === key.sim(0).SK;
 
 const figures = (command: string, output: Output | undefined): Pick<BenchCall, 'itemsReturned' | 'itemsScanned' | 'simItemsRead'> => {
   if (!output) return { itemsReturned: 0, itemsScanned: 0, simItemsRead: 0 };
@@ -206,11 +207,11 @@ export const partitionsOf = (call: RecordedCall): string[] => {
 export const isGuardCall = (call: RecordedCall): boolean => {
   const partitions = partitionsOf(call);
   if (call.command === 'BatchGetItemCommand') {
-    return partitions.length > 0 && partitions.every((pk) => pk.startsWith('TOKEN#') || pk.startsWith('APIKEY#'));
+    return partitions.length > 0 && partitions.every((pk) => pk.startsWith(partitionPrefix.bearerToken) || pk.startsWith(partitionPrefix.apiKey));
   }
   // The rate limiter writes its item, or (refusing on a view it already had) reads it once.
   if (call.command === 'UpdateItemCommand' || call.command === 'GetItemCommand') {
-    return partitions.length > 0 && partitions.every((pk) => pk.startsWith('RATE#'));
+    return partitions.length > 0 && partitions.every((pk) => pk.startsWith(partitionPrefix.rateLimit));
   }
   return false;
 };
@@ -224,7 +225,14 @@ export const describeCall = (call: RecordedCall): string => {
 };
 
 /** Partitions of the list index (shared/sim-lists, issue #19) a list request may query: its fences, count pages and buckets. */
-const listIndexPartitions = /^(SIMLIST|SIMLIC|SIMLTC|SIMLJ|SIMLI|SIMLT)#/;
+const listIndexPartitions = [
+  partitionPrefix.simList,
+  partitionPrefix.simListIdCounts,
+  partitionPrefix.simListTimeCounts,
+  partitionPrefix.simListJournal,
+  partitionPrefix.simListIdBucket,
+  partitionPrefix.simListTimeBucket,
+];
 
 /**
  * What a list request (A1) read beyond "the SIM read's guard calls, plus what its count and
@@ -245,17 +253,17 @@ export const listReadProblems = (calls: readonly BenchCall[], results: number): 
     const input = call.input as { IndexName?: string; ProjectionExpression?: string };
     const partitions = partitionsOf(call);
     if (call.command === 'QueryCommand') {
-      if (input.IndexName === 'GSI1' && partitions.every((pk) => pk.startsWith('CUSTOMER_NAME#'))) continue;
-      if (!input.IndexName && partitions.every((pk) => pk.startsWith('SCOPE#'))) {
+      if (input.IndexName === 'GSI1' && partitions.every((pk) => pk.startsWith(partitionPrefix.customerByName))) continue;
+      if (!input.IndexName && partitions.every((pk) => pk.startsWith(partitionPrefix.simScope))) {
         if (!input.ProjectionExpression) problems.push('a scope Query without a projection');
         continue;
       }
-      if (!input.IndexName && partitions.every((pk) => listIndexPartitions.test(pk))) continue;
+      if (!input.IndexName && partitions.every((pk) => listIndexPartitions.some((prefix) => pk.startsWith(prefix)))) continue;
     }
-    if (call.command === 'GetItemCommand' && partitions.every((pk) => pk.startsWith('GROUP#'))) continue;
-    if ((call.command === 'BatchGetItemCommand' || call.command === 'GetItemCommand') && partitions.every((pk) => pk.startsWith('SIM#') || pk.startsWith('GROUP#'))) {
+    if (call.command === 'GetItemCommand' && partitions.every((pk) => pk.startsWith(partitionPrefix.groupDirectory))) continue;
+    if ((call.command === 'BatchGetItemCommand' || call.command === 'GetItemCommand') && partitions.every((pk) => pk.startsWith(partitionPrefix.sim) || pk.startsWith(partitionPrefix.groupDirectory))) {
       pageReads += 1;
-      simKeys += partitions.filter((pk) => pk.startsWith('SIM#')).length;
+      simKeys += partitions.filter((pk) => pk.startsWith(partitionPrefix.sim)).length;
       simItems += call.simItemsRead;
       continue;
     }

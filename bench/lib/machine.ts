@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpus, freemem, loadavg, totalmem, type as osType, release, arch } from 'node:os';
+import { cpus, loadavg, totalmem, type as osType, release, arch } from 'node:os';
 
 /** The machine and code a run measured. */
 export interface RunContext {
@@ -62,9 +62,6 @@ export const runContext = (): RunContext => ({
 
 /** The current 1-minute load average. */
 export const currentLoad = (): number => Math.round(loadavg()[0]! * 100) / 100;
-
-/** Free memory in GiB (for the report's notes). */
-export const freeMemoryGiB = (): number => Math.round((freemem() / 1024 ** 3) * 10) / 10;
 
 /**
  * Whether the machine was busy with other work when the run started: a 1-minute load

@@ -29,10 +29,8 @@ import { countLoadInstructions } from './bundles/load-instructions';
 import { measureLoadTimes } from './bundles/load-time';
 import { recordPeerTargets } from './bundles/peer-targets';
 
-export { awsSmsSuffix, bundleCandidates } from './bundles/candidates';
-export { coldCallSamples } from './bundles/cold-calls';
-export { minimalName, type BundleFigure, type ColdCallFigure } from './bundles/figures';
-export { benchLoadEnv, loadSamples } from './bundles/load-time';
+export type { BundleFigure } from './bundles/figures';
+export { benchLoadEnv } from './bundles/load-time';
 
 /** Runs section 1 and records its targets. */
 export const runBundles = async (

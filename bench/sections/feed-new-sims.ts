@@ -13,7 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createTable } from '../../local/create-table';
 import { loadSeedDocument } from '../../local/seed/load';
-import { gsi1Partition, key } from '../../shared/db/keys';
+import { gsi1, key } from '../../shared/db/keys';
 import { feedMessageDrafts } from '../../shared/feed/messages';
 import { claimCheck } from '../../shared/msisdn/msisdn-index';
 import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
@@ -106,7 +106,7 @@ export const runFeedNewSims = async (context: SectionContext, options: { dynamod
           const at = Date.now();
           const position = formatPosition(dayOf(at), index);
           const item = {
-            ...key.sim(id), GSI1PK: gsi1Partition.simByIccid(sim.iccid), GSI1SK: 'SIM', type: 'sim', ...sim, msisdn: msisdnOf(id), status: 'active', connection_status: 'active', customer_name: owner,
+            ...key.sim(id), ...gsi1.simByIccid(sim.iccid), type: 'sim', ...sim, msisdn: msisdnOf(id), status: 'active', connection_status: 'active', customer_name: owner,
             tariff_name: 'IoT 1GB', data_used_mb: '0.00', data_overage_mb: '0.00', base_cost: '5.00', overage_cost: '0.00', data_bundle: null, updated_at: new Date(at).toISOString(), updated_at_ms: at,
             listed_at_ms: at, list_pos: { [group]: position, [owner]: position }, src_status: sourceMs, src_connection_status: sourceMs, src_msisdn: sourceMs, src_customer: sourceMs, src_tariff_name: sourceMs, src_base_cost: sourceMs,
           };

@@ -21,7 +21,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createTable } from '../../local/create-table';
 import type { SimItem } from '../../shared/db/items';
-import { gsi1Partition, key } from '../../shared/db/keys';
+import { gsi1, key } from '../../shared/db/keys';
 import { applyOperatorFeedConsumer } from '../../shared/routes/apply-operator-feed';
 import { feedMessageDrafts } from '../../shared/feed/messages';
 import { countRequests } from '../lib/count-requests';
@@ -81,8 +81,7 @@ const simOf = (index: number, nowMs: number): SimItem => {
   const owner = customers[index % customers.length]!;
   return {
     ...key.sim(index + 1),
-    GSI1PK: gsi1Partition.simByIccid(iccidOf(index)),
-    GSI1SK: 'SIM',
+    ...gsi1.simByIccid(iccidOf(index)),
     type: 'sim',
     id: index + 1,
     iccid: iccidOf(index),

@@ -13,7 +13,7 @@
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../../shared/db/items';
-import { gsi1, key, partition, sortKeyPrefix } from '../../shared/db/keys';
+import { gsi1, key, partition, partitionPrefix, sortKeyPrefix } from '../../shared/db/keys';
 import { readList } from '../../shared/sim-lists/read-list';
 import { changeSimsFields, putSims, removeSim, type SimFields } from '../../shared/sims/sim-writes';
 import type { BenchCall, CallRecorder } from '../lib/call-recorder';
@@ -48,12 +48,13 @@ const writeCommands = /^(Put|Update|Delete|BatchWrite|TransactWrite)(Item|Items)
 
 /** What an item key is part of. */
 const partOf = (partitionKey: string): string => {
-  if (partitionKey.startsWith('SIM#')) return 'SIM item';
-  if (partitionKey.startsWith('SIMLISTSEQ#')) return 'position counters';
-  if (partitionKey.startsWith('SIMLIC#') || partitionKey.startsWith('SIMLTC#')) return 'count pages';
-  if (partitionKey.startsWith('SIMLJ#')) return 'count journal';
-  if (partitionKey.startsWith('SIMLI#') || partitionKey.startsWith('SIMLT#')) return 'entries';
-  if (partitionKey.startsWith('SIMLIST#')) return 'fences';
+  const is = (...prefixes: string[]) => prefixes.some((prefix) => partitionKey.startsWith(prefix));
+  if (is(partitionPrefix.sim)) return 'SIM item';
+  if (is(partitionPrefix.simListSequence)) return 'position counters';
+  if (is(partitionPrefix.simListIdCounts, partitionPrefix.simListTimeCounts)) return 'count pages';
+  if (is(partitionPrefix.simListJournal)) return 'count journal';
+  if (is(partitionPrefix.simListIdBucket, partitionPrefix.simListTimeBucket)) return 'entries';
+  if (is(partitionPrefix.simList)) return 'fences';
   return 'other';
 };
 

@@ -10,12 +10,12 @@ const madeHere = Symbol('html');
 
 /** A fragment of HTML that this module built (escaped text and template literals only). */
 export class Html {
-  /** Use `html`, `text` or `joinHtml` to make one. */
+  /** Use `html` or `joinHtml` to make one. */
   constructor(
     proof: typeof madeHere,
     readonly markup: string,
   ) {
-    if (proof !== madeHere) throw new TypeError('Html is made by html``, text() or joinHtml() only');
+    if (proof !== madeHere) throw new TypeError('Html is made by html`` or joinHtml() only');
   }
 
   toString(): string {
@@ -41,9 +41,6 @@ const fragment = (value: unknown): string => {
 /** The tagged template: `html\`<td>${order.customer_email}</td>\`` escapes the e-mail. */
 export const html = (strings: TemplateStringsArray, ...values: unknown[]): Html =>
   of(strings.reduce((markup, part, index) => markup + part + (index < values.length ? fragment(values[index]) : ''), ''));
-
-/** Escaped text as an Html. */
-export const text = (value: string): Html => of(escapeHtml(value));
 
 /** Fragments joined by a separator (itself escaped unless an Html). */
 export const joinHtml = (parts: unknown[], separator: unknown = ''): Html =>

@@ -41,9 +41,3 @@ export const listOrders = async (source: OrderSource, limit: number): Promise<{ 
     }));
   return { orders, total: ids.length };
 };
-
-/** One order with its effects, or undefined when there is none. */
-export const findOrder = async (source: OrderSource, orderId: string): Promise<ConsoleOrder | undefined> => {
-  const loaded = await loadOrderWithEffects(source, orderId);
-  return loaded && { order: loaded.order, effects: [...loaded.effects.values()] };
-};

@@ -5,7 +5,6 @@
  */
 import * as v from 'valibot';
 import {
-  connectionStatuses,
   customerSchema,
   dataBundleSchema,
   decimal,
@@ -18,12 +17,11 @@ import {
   maxPhoneLength,
   picklist,
   simFields,
-  simStatuses,
   text,
 } from '../../shared/vocabulary/fields';
 import { apiKeyPattern, bearerTokenPattern } from './credentials';
 
-export { connectionStatuses, customerSchema, dataBundleSchema, simStatuses };
+export { customerSchema, dataBundleSchema };
 /** Plan categories. */
 export const planCategories = ['business_travel', 'business_topup', 'travel', 'travel_topup', 'physical', 'iot_contract'] as const;
 /** Stock unit kinds. */

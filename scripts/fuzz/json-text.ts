@@ -47,7 +47,3 @@ export const jsonText = (value: JsonNode): string => {
     }
   }
 };
-
-/** The entries of an object node, or undefined for any other node. */
-export const entriesOf = (value: JsonNode): Array<[string, JsonNode]> | undefined =>
-  value.kind === 'object' ? value.entries : undefined;

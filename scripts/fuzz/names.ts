@@ -10,6 +10,7 @@
  * all and draws more with fast-check; the fuzz campaign mixes them in (routes.ts).
  */
 import { stripeApiVersion } from '../../shared/adapters/stripe/api-version';
+import { key } from '../../shared/db/keys';
 import { allRoutes, type RouteDefinition } from '../../shared/topology/routes';
 import type { FuzzContext } from './context';
 import type { FuzzRequest } from './fuzz-request';
@@ -19,11 +20,11 @@ import { providerSignature, stripeSignature } from './signing';
 
 /**
  * The names: Object.prototype's own names and `prototype`, ids carrying the key separator
- * `#` (shared/db/keys.ts), and a 3,000-character value.
+ * `#` (one of them a SIM's partition key, as shared/db/keys.ts builds it), and a 3,000-character value.
  */
 export const hostileNames: readonly string[] = [
   'constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf',
-  'acme#1', 'SIM#1001', '#', 'constructor#0', 'a'.repeat(3_000),
+  'acme#1', key.sim(1001).PK, '#', 'constructor#0', 'a'.repeat(3_000),
 ];
 
 /** Where in a request a name goes. `at` is the path to an object (body-key) or a field (body-value) of the body. */

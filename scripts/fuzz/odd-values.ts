@@ -4,6 +4,7 @@
  * control characters, very long strings, strings that look like other types or like
  * prototype keys, wrong JSON types, numbers JavaScript cannot hold and deep nesting.
  */
+import { key, partition } from '../../shared/db/keys';
 import type { JsonNode } from './json-text';
 import { node } from './json-text';
 import type { Rng } from './prng';
@@ -20,7 +21,7 @@ const oddFragments: readonly string[] = [
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf',
   '../', '..%2f', '%', '%00', '%ff', '%ed%a0%80', '%EF%BF%BE', '+', '&', '=', '?', '#', '/', '\\', ';', ',', '*',
   '<script>alert(1)</script>', "' OR '1'='1", '"', '${jndi:ldap://x}', '{{7*7}}', '%s%n', '\\u0000',
-  'PK', 'SIM#1001', 'MSG#x', 'ORDER#', '#', 'gid://shopify/Customer/1',
+  'PK', key.sim(1001).PK, key.message('x').PK, partition.order(''), '#', // keys as shared/db/keys.ts builds them 'gid://shopify/Customer/1',
   'a@b', '@', 'x@example.com\r\nBcc: y@example.com', 'UPPER@EXAMPLE.COM', 'a@gmail.com',
   '+447700900001', '+', '447700900001', '8944500000000001001', '89445000000000010011',
   '2026-13-45T25:61:61Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59+14:00', '2026-11-20T10:00:00.123456789Z', '1970-01-01',

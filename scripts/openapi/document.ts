@@ -318,6 +318,3 @@ export const buildOpenApiDocument = (version: string) => {
     },
   };
 };
-
-/** The document type. */
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

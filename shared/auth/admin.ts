@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
 import type { ApiKeyItem, BearerTokenItem, CustomerItem, UserItem } from '../db/items';
-import { gsi1Partition, key } from '../db/keys';
+import { gsi1Partition, key, sortKeyPrefix } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { apiKeyItem, bearerTokenItem } from './credential-items';
 import { generateCredential, prefixOf } from './credentials';
@@ -146,7 +146,7 @@ const tokenKeysOfUser = async (deps: AdminDeps, userId: string): Promise<{ PK: s
     TableName: deps.tableName,
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :token)',
-    ExpressionAttributeValues: { ':pk': gsi1Partition.tokensOfUser(userId), ':token': 'TOKEN#' },
+    ExpressionAttributeValues: { ':pk': gsi1Partition.tokensOfUser(userId), ':token': sortKeyPrefix.tokensOfUser },
     ProjectionExpression: 'PK, SK',
   })) {
     keys.push(...(page as { PK: string; SK: string }[]));

@@ -176,9 +176,6 @@ export const canonicalIpv6 = (text: string): string => {
   }
 };
 
-/** True when the address is public unicast (see addressRefusal). */
-export const isPublicAddress = (address: string): boolean => addressRefusal(address) === undefined;
-
 /** True when the text is an IP literal (IPv4 dotted quad or IPv6, brackets allowed). */
 export const isIpLiteral = (host: string): boolean => {
   const text = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;

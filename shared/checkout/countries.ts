@@ -2,7 +2,7 @@
  * The officially assigned ISO 3166-1 alpha-2 country codes (249), as published by the ISO
  * 3166 Maintenance Agency. User-assigned codes (XK for Kosovo, EU, ...) and reserved ones
  * (UK, ...) are not countries here. Checked against Node's ICU region names in
- * test/area-b/money-vat.test.ts.
+ * test/area-b/pricing-vat.test.ts.
  */
 const codes =
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +

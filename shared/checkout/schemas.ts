@@ -320,8 +320,6 @@ export const iotCheckoutSchema = v.object(
   bodyPhrase,
 );
 
-/** A validated B1 body. */
-export type EsimCheckoutRequest = v.InferOutput<typeof esimCheckoutSchema>;
 /** A validated B2 body. */
 export type PhysicalCheckoutRequest = v.InferOutput<typeof physicalCheckoutSchema>;
 /** A validated B3 body. */

@@ -645,12 +645,11 @@ export interface WebhookSubscriptionItem {
   failing_since?: string;
 }
 
-/** The count of a customer's webhook subscriptions (at most 10). */
-export interface WebhookCountItem {
-  PK: string; SK: string;
-  type: 'webhook_count';
-  count: number;
-}
+/*
+ * The count of a customer's webhook subscriptions (key.webhookCount: `type: 'webhook_count'`,
+ * `count`, at most 10) has no interface: it is only written, by the UpdateItems of
+ * shared/webhooks/subscriptions.ts whose condition holds the limit, and never read as an item.
+ */
 
 /** One delivery attempt of an event to a subscription (kept 30 days, TTL `expires_at`). */
 export interface WebhookDeliveryItem {

@@ -3,9 +3,6 @@ import { isCarriableText, utf8Length } from '../text/characters';
 /** DynamoDB's largest partition key value (table and index keys alike), in UTF-8 bytes. */
 export const maxPartitionKeyBytes = 2048;
 
-/** DynamoDB's largest sort key value, in UTF-8 bytes. */
-export const maxSortKeyBytes = 1024;
-
 /**
  * True when a partition key value built from untrusted text (shared/db/keys.ts) can be sent
  * to DynamoDB at all: at most 2,048 bytes of UTF-8 and carriable text (a lone surrogate would

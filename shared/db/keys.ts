@@ -208,4 +208,32 @@ export const sortKeyPrefix = {
   simListFences: 'FENCES#',
   /** Every append of a customer's count journal (with key.simListJournalEntry); its head (`HEAD`) sorts before them. */
   simListJournal: 'J#',
+  /** Every bearer token of a user, on GSI1 (GSI1SK, with gsi1.tokenOfUser). */
+  tokensOfUser: 'TOKEN#',
+};
+
+/** The part of a key before its first id: `SIM#` of `SIM#1001`. */
+const prefixOf = (value: string): string => value.slice(0, value.indexOf('#') + 1);
+
+/**
+ * The prefix of each kind of partition key (of the table, or of GSI1 where named so), taken
+ * from its builder above: for tools that tell what a call read or wrote from the keys it
+ * named (the benchmark's round-trip and write-cost counts), so that they restate no key format.
+ */
+export const partitionPrefix = {
+  sim: prefixOf(key.sim(0).PK),
+  bearerToken: prefixOf(key.bearerToken('').PK),
+  apiKey: prefixOf(key.apiKey('').PK),
+  rateLimit: prefixOf(key.rateLimit('', '').PK),
+  simScope: prefixOf(partition.simScope('')),
+  groupDirectory: prefixOf(key.groupDirectory('').PK),
+  simList: prefixOf(partition.simList('')),
+  simListSequence: prefixOf(key.simListSequence('', '').PK),
+  simListIdBucket: prefixOf(partition.simListIdBucket('', 0)),
+  simListIdCounts: prefixOf(partition.simListIdCounts('', 0)),
+  simListTimeBucket: prefixOf(partition.simListTimeBucket('', '', 0)),
+  simListTimeCounts: prefixOf(partition.simListTimeCounts('', 0)),
+  simListJournal: prefixOf(partition.simListJournal('')),
+  /** GSI1: a customer by its name (gsi1.customerByName). */
+  customerByName: prefixOf(gsi1Partition.customerByName('')),
 };

@@ -1,7 +1,7 @@
 import { concurrencyLimit } from '../async/limit';
 import { batchGetItems } from '../db/batch-get';
 import type { CustomerItem, SimItem } from '../db/items';
-import { gsi1Partition, key } from '../db/keys';
+import { gsi1, key } from '../db/keys';
 import { errorReason, isOutage } from '../errors/outage';
 import { readGroupDirectory, type GroupDirectory } from '../groups/directory';
 import { reservePositions, type ListingAttributes } from '../sim-lists/positions';
@@ -241,8 +241,7 @@ const planSimRecord = (
 /** The SIM item of a `sim` record for a new SIM (usage 0.00 until its first usage record). */
 const newSimItem = (record: FeedRecordOf<'sim'>, owner: Owner, bundle: SimItem['data_bundle'], nowMs: number): SimItem => ({
   ...key.sim(record.id),
-  GSI1PK: gsi1Partition.simByIccid(record.iccid),
-  GSI1SK: 'SIM',
+  ...gsi1.simByIccid(record.iccid),
   type: 'sim',
   id: record.id,
   iccid: record.iccid,

@@ -8,7 +8,7 @@ import { answerCode, logKeys, withInvocation } from './invocation';
 import { recordMetric } from './metrics';
 
 /** The header every HTTP answer carries: the request's correlation id (API Gateway's request id). */
-export const requestIdHeader = 'X-Request-Id';
+const requestIdHeader = 'X-Request-Id';
 
 /**
  * The correlation id of an HTTP request: API Gateway's `requestContext.requestId` (the local

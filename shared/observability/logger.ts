@@ -11,7 +11,8 @@
  * field that is an Error is written as {name, message, stack}. The invocation's keys come
  * from ./invocation.ts (set by the HTTP route and queue consumer wrappers). The level is
  * LOG_LEVEL (DEBUG, INFO, WARN, ERROR; default INFO) and the service POWERTOOLS_SERVICE_NAME,
- * both read once at init (`configureObservability`, shared/config/define-function.ts).
+ * both read once at init (`observabilityVariables`, shared/config/function-config.ts) and
+ * given to `configureLogger` by shared/config/define-function.ts.
  *
  * Why not @aws-lambda-powertools/logger itself: with /metrics it adds 33.4 KiB to a bundle
  * (logger 22.9, metrics 15.2, minified as the stack bundles them), which would take the

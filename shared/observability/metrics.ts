@@ -75,9 +75,6 @@ export const configureMetrics = (options: { namespace?: string }): void => {
   if (options.namespace) settings.namespace = options.namespace;
 };
 
-/** The namespace metrics are written in. */
-export const metricsNamespace = (): string => settings.namespace;
-
 /** Dimension values of one data point; a dimension left out or empty is recorded as `none`. */
 export type Dimensions = Record<string, string | number | undefined>;
 

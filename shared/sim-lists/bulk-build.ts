@@ -1,7 +1,7 @@
 import type { SimItem } from '../db/items';
 import { key } from '../db/keys';
 import { entriesOf, updatedAtOfTimeEntry } from './entries';
-import { fenceItems, fencesForIds } from './fences';
+import { fenceItems } from './fences';
 import { countAttribute, dayOf, formatPosition, highAttribute, lowAttribute, pageShards, pageSlots } from './layout';
 
 /**
@@ -39,13 +39,6 @@ export const positionAssigner = (nowMs: number) => {
         return { ...key.simListSequence(customerId, day), type: 'sim_list_sequence', next: sequence };
       }),
   };
-};
-
-/** Gives every SIM its time positions (positionAssigner, in order of update); returns the counter items. Mutates the items. */
-export const assignBulkPositions = (sims: SimItem[], nowMs: number): Record<string, unknown>[] => {
-  const assigner = positionAssigner(nowMs);
-  for (const sim of [...sims].sort((left, right) => left.updated_at_ms - right.updated_at_ms || left.id - right.id)) assigner.assign(sim);
-  return assigner.sequenceItems();
 };
 
 /**
@@ -96,28 +89,6 @@ export function* bulkEntryAndCountItems(sims: Iterable<SimItem>, fencesByGroup: 
   const counter = new BulkEntryCounter(fencesByGroup);
   for (const sim of sims) yield* counter.entriesOf(sim);
   yield* counter.countItems();
-}
-
-/**
- * The whole list index of `groupIds` (top-level customers) for `sims`, whose positions
- * assignBulkPositions gave: each group's fences (a bucket per idBucketSize SIMs) and META
- * (`ready`), every entry and every count page.
- */
-export function* bulkIndexItems(sims: readonly SimItem[], groupIds: readonly string[]): Generator<Record<string, unknown>> {
-  const idsByGroup = new Map<string, number[]>(groupIds.map((groupId) => [groupId, []]));
-  for (const sim of sims) {
-    const groupId = sim.customer_path[0]!;
-    let ids = idsByGroup.get(groupId);
-    if (!ids) idsByGroup.set(groupId, (ids = []));
-    ids.push(sim.id);
-  }
-  const fencesByGroup = new Map<string, number[]>();
-  for (const [groupId, ids] of idsByGroup) {
-    ids.sort((left, right) => left - right);
-    fencesByGroup.set(groupId, fencesForIds(ids));
-    yield* readyGroupItems(groupId, fencesByGroup.get(groupId)!, ids.at(-1) ?? 0);
-  }
-  yield* bulkEntryAndCountItems(sims, fencesByGroup);
 }
 
 /** A group's fence pages and its META, `ready`, for fences cut in bulk. */

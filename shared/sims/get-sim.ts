@@ -1,8 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SimItem } from '../db/items';
-import { key } from '../db/keys';
 import { ApiError } from '../errors/api-error';
-import type { SimDeps, SimScope } from './deps';
+import type { SimScope } from './deps';
 import type { GroupDirectory } from '../groups/directory';
 import { simInScope, simObject, type SimObject } from './sim-object';
 
@@ -38,10 +36,6 @@ export const simIdFromPath = (pathParameters: unknown): number => {
 export const simItemOf = (item: Record<string, unknown> | undefined): SimItem | undefined =>
   item?.type === 'sim' ? (item as unknown as SimItem) : undefined;
 
-/** Reads a SIM item by id (one GetItem, eventually consistent); undefined when there is none. */
-export const readSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, simId: number): Promise<SimItem | undefined> =>
-  simItemOf((await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key.sim(simId) }))).Item);
-
 /**
  * A2: the SIM object of a read SIM, or 404 not_found, with the very same body, when the SIM
  * does not exist or belongs to a customer outside the key's scope (a sub-customer's key never
@@ -51,7 +45,3 @@ export const simForScope = (sim: SimItem | undefined, scope: SimScope, directory
   if (!sim || !simInScope(sim, scope.customerId)) throw simNotFound();
   return simObject(sim, scope.customerId, directory);
 };
-
-/** A2 in one call: read the SIM and answer it within the scope (see simForScope). */
-export const getSim = async (deps: Pick<SimDeps, 'db' | 'tableName'>, scope: SimScope, simId: number): Promise<SimObject> =>
-  simForScope(await readSim(deps, simId), scope);

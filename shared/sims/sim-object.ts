@@ -3,8 +3,8 @@ import type { GroupDirectory } from '../groups/directory';
 import { formatDecimal, formatGbp, megabytes, pounds, toHundredths } from '../vocabulary/amounts';
 import type { SimObject } from './sim-schema';
 
-/** The SIM object and its data bundle: types of the schemas in ./sim-schema.ts (SPEC.md, "SIM object"). */
-export type { DataBundleObject, SimObject } from './sim-schema';
+/** The SIM object: the type of its schema in ./sim-schema.ts (SPEC.md, "SIM object"). */
+export type { SimObject } from './sim-schema';
 
 /**
  * An ISO-8601 date-time in UTC with an explicit "+00:00" offset, to the second, with

@@ -94,7 +94,5 @@ export const iccidParameterSchema = v.pipe(
 
 /** The SIM object. */
 export type SimObject = v.InferOutput<typeof simObjectSchema>;
-/** The data_bundle object. */
-export type DataBundleObject = v.InferOutput<typeof dataBundleSchema>;
 /** A1's list envelope. */
 export type SimList = v.InferOutput<typeof simListSchema>;

@@ -70,10 +70,3 @@ export const topicConsumers: TopicConsumerDefinition[] = [
     access: { table: 'readWrite' },
   },
 ];
-
-/** The definition of a topic by name. */
-export const topicDefinition = (topic: TopicName): TopicConsumerDefinition => {
-  const found = topicConsumers.find((definition) => definition.topic === topic);
-  if (!found) throw new Error(`unknown topic ${topic}`);
-  return found;
-};

@@ -29,5 +29,5 @@ export type { LifecycleEvent, LifecycleEventData } from './event-schemas';
 
 type Assert<Condition extends true> = Condition;
 type SameTypes = [EventType] extends [LifecycleEvent['type']] ? ([LifecycleEvent['type']] extends [EventType] ? true : false) : false;
-/** Compile-time check that the event schemas name exactly the event types (fails `npm run typecheck` otherwise). */
-export type EventSchemasMatchTypes = Assert<SameTypes>;
+/** Compile-time check that the event schemas name exactly the event types (fails `npm run typecheck` otherwise; tsc checks it though nothing uses it). */
+type EventSchemasMatchTypes = Assert<SameTypes>;

@@ -93,7 +93,5 @@ export const WebhookDeliveryList = v.strictObject({
 
 /** A subscription as answered (WebhookSubscription). */
 export type WebhookSubscriptionView = v.InferOutput<typeof WebhookSubscription>;
-/** A subscription with its secret as create and rotate answer it. */
-export type WebhookSubscriptionWithSecretView = v.InferOutput<typeof WebhookSubscriptionWithSecret>;
 /** A delivery attempt as answered (WebhookDelivery). */
 export type WebhookDeliveryView = v.InferOutput<typeof WebhookDelivery>;

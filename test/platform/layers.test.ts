@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { esbuildMultiBuildOptions } from '../../infra/bundling';
 import { stackFunctions } from '../../local/bundle-build';
 import { repositoryRoot } from '../../local/handler-loader';
+import { keyLiteralsIn, keyPrefixesOf } from '../support/key-literals';
 
 /**
  * The layers of the house (README, Layout): the runtime (functions/, shared/) reads nothing
@@ -14,6 +15,13 @@ import { repositoryRoot } from '../../local/handler-loader';
  * through others, and the domain imports neither the HTTP layer nor the routes. Read twice:
  * from the sources, where type-only imports count too, and from esbuild's metafile of the
  * deployed bundles, which names every module a function actually carries.
+ *
+ * Keys come from one module (STYLE.md, "Single-table keys"): no source file but
+ * shared/db/keys.ts holds a key prefix in a literal (a string, a template's text, a regular
+ * expression), nor gives a literal to a key attribute (PK, SK, GSI1PK, GSI1SK). The prefixes
+ * are every `WORD#` of keys.ts's own literals, so a prefix added there is held to the rule at
+ * once. Comments may name key formats; so may test/, where a test states the keys it expects
+ * literally so that a changed builder shows.
  */
 
 /** Every .ts file under `folder`, relative to the repository root with forward slashes. */
@@ -22,6 +30,16 @@ const sourceFiles = (folder: string): string[] =>
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => relative(repositoryRoot, join(entry.parentPath, entry.name)).split('\\').join('/'))
     .sort();
+
+/** Every source file (.ts, .mjs, .js) under `folder`, as sourceFiles. */
+const codeFiles = (folder: string): string[] =>
+  readdirSync(join(repositoryRoot, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|mjs|js)$/.test(entry.name))
+    .map((entry) => relative(repositoryRoot, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort();
+
+/** The folders of the house's own code, all but test/. */
+const codeFolders = ['admin', 'bench', 'functions', 'infra', 'local', 'scripts', 'shared'];
 
 /** `from '…'`, `import '…'` and `import('…')`: every module specifier a file names. */
 const specifierPattern = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
@@ -147,6 +165,19 @@ describe('layers', () => {
 
   it('local/ reaches into infra/ only for the stack bundling settings', () => {
     expect(importEdges('local').filter(([, to]) => to.startsWith('infra/'))).toEqual([['local/bundle-build.ts', 'infra/bundling.ts']]);
+  });
+
+  it('no source file but shared/db/keys.ts builds or recognises a key with a literal', () => {
+    const prefixes = keyPrefixesOf(readFileSync(join(repositoryRoot, 'shared/db/keys.ts'), 'utf8'));
+    // The prefixes are really read from keys.ts: the table's, GSI1's and the sort keys'.
+    expect(prefixes).toEqual(expect.arrayContaining(['SIM#', 'SIMLI#', 'CUSTOMER_NAME#', 'TOKEN#', 'J#']));
+    // The check finds a literal when there is one, and not in a comment.
+    const planted = '// `SIM#<id>`\nconst pk = `SIM#${id}`;\nconst at = { GSI1SK: \'SIM\' };\nconst list = /^(SIMLI|SIMLT)#/;';
+    expect(keyLiteralsIn('planted.ts', planted, prefixes).map(({ line, text }) => `${line} ${text}`)).toEqual(['2 SIM#', '3 SIM', '4 /^(SIMLI|SIMLT)#/']);
+    const files = codeFolders.flatMap(codeFiles).filter((file) => file !== 'shared/db/keys.ts');
+    expect(files).toContain('bench/lib/call-recorder.ts');
+    const found = files.flatMap((file) => keyLiteralsIn(file, readFileSync(join(repositoryRoot, file), 'utf8'), prefixes));
+    expect(found.map(({ file, line, text }) => `${file}:${line} ${text}`)).toEqual([]);
   });
 
   it('every deployed bundle reads functions/, shared/ and packages only', { timeout: 120_000 }, async () => {

@@ -52,7 +52,7 @@ const inboxLifecycleUrl = (sources: ConsoleSources): string | undefined => {
 /**
  * Delivery attempts as one table, newest first: time, event type and id, attempt, outcome
  * (the receiver's HTTP status or the error) and when the next attempt is due. Every value is
- * escaped (./html.ts): URLs, errors and ids come from callers and receivers.
+ * escaped (../html.ts): URLs, errors and ids come from callers and receivers.
  */
 export const deliveriesTable = (deliveries: readonly WebhookDeliveryItem[]): Html =>
   deliveries.length === 0

@@ -98,10 +98,6 @@ export const readEffects = async (db: DynamoDBDocumentClient, tableName: string,
     ]),
   );
 
-/** Devices owned by an order (by ICCID in its held units). */
-export const orderDevices = async (db: DynamoDBDocumentClient, tableName: string, order: OrderItem) =>
-  Promise.all(order.held_units.map((unit) => readDevice(db, tableName, unit.iccid)));
-
 /** A message the SMS simulator received. */
 export interface SimulatedSms {
   reference: string;

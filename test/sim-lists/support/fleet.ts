@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { eventually } from '../../support/eventually';
 import { startStreamReader, type StreamReader } from '../../../local/stream-reader';
 import type { SimItem } from '../../../shared/db/items';
-import { dayOf, parsePosition, simStatusList, timeBucketOf } from '../../../shared/sim-lists/layout';
+import { parsePosition, simStatusList, timeBucketOf } from '../../../shared/sim-lists/layout';
 import { readListDirectory, readListIds, type ListRequest } from '../../../shared/sim-lists/read-list';
 import { maintainSimListsConsumer } from '../../../shared/routes/maintain-sim-lists';
 import { lambdaContext } from '../../../local/lambda-context';
@@ -184,6 +184,3 @@ export const startListConsumer = async (table: { db: DynamoDBDocumentClient; tab
   await new Promise((resolve) => setTimeout(resolve, 1000));
   return { reader, streams };
 };
-
-/** Today's UTC day (for tests that look at positions). */
-export const today = (): string => dayOf(Date.now());
