@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { parseIsoDateTime } from '../time/iso-date-time';
 import { quoteInput } from '../errors/detail-text';
+import { firstUnknownField } from '../vocabulary/unknown-fields';
 import {
   connectionStatuses,
   customerFields,
@@ -79,6 +80,16 @@ export const feedRecordTypes = Object.keys(schemaList) as FeedRecordType[];
 /** Each type's schema, by a name read from a line: a Map, so `constructor` or `__proto__` is an unknown type, never a property. */
 const schemas = new Map<string, v.GenericSchema>(Object.entries(schemaList));
 
+/** The fields of an object schema, or of the object schema a pipe starts with. */
+const fieldsOf = (schema: v.GenericSchema): string[] => {
+  if ('entries' in schema) return Object.keys(schema.entries as object);
+  if ('pipe' in schema) return fieldsOf((schema.pipe as v.GenericSchema[])[0]!);
+  return [];
+};
+
+/** Each type's fields, by type: a line's unknown field is named (with the field it most likely meant) before any rule runs. */
+const fieldsByType = new Map<string, ReadonlySet<string>>([...schemas].map(([type, schema]) => [type, new Set(fieldsOf(schema))]));
+
 /** A record read from a line, with its source time in epoch milliseconds. */
 export type FeedRecord = {
   [Type in FeedRecordType]: v.InferOutput<(typeof schemaList)[Type]> & { sourceMs: number };
@@ -103,8 +114,9 @@ const nextMonthOf = (nowMs: number): string => {
 };
 
 /**
- * Reads one line of the feed: not JSON, an unknown `type`, or a field that breaks the seed's
- * rules is refused with a reason naming it (at most 64 characters of any value quoted); so is a
+ * Reads one line of the feed: not JSON, an unknown `type`, an unknown field (named before any
+ * rule runs, with the field it most likely meant: `statuss` is not reported as `status`
+ * missing), or a field that breaks the seed's rules is refused with a reason naming it (at most 64 characters of any value quoted); so is a
  * `source_time` more than 24 hours ahead of `nowMs` (it would freeze its fields until that
  * time) and a usage `month` after the next one.
  */
@@ -120,6 +132,8 @@ export const readFeedLine = (line: string, nowMs: number): ReadLine => {
   const type = (parsed as { type?: unknown }).type;
   const schema = typeof type === 'string' ? schemas.get(type) : undefined;
   if (!schema) return { reason: `type ${type === undefined ? 'is missing' : `${quoteInput(type)} is unknown`}; one of ${feedRecordTypes.join(', ')}` };
+  const unknown = firstUnknownField(parsed, fieldsByType.get(type as string)!);
+  if (unknown) return { reason: `unknown field ${quoteInput(unknown.field)} in a ${type} record${unknown.meant ? ` (did you mean "${unknown.meant}"?)` : ''}` };
   const result = v.safeParse(schema, parsed);
   if (!result.success) {
     const issue = result.issues[0];

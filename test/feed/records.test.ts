@@ -84,6 +84,31 @@ describe('a feed line', () => {
     );
   });
 
+  it('names a misspelt field as unknown, with the field it most likely meant, before the rule it would break', () => {
+    const status = { type: 'sim_status', source_time: time, iccid: '8944500000000001001' };
+    expect(
+      [
+        line({ ...status, statuss: 'active' }),
+        line({ ...status, Status: 'active' }),
+        line({ ...status, stauts: 'active', connection_status: 'active' }),
+        line({ ...usage, overage_cost: undefined, overagecost: '1.00' }),
+        line({ ...usage, data_used: '1.00' }),
+        line({ ...usage, sauce: '1' }),
+        line({ ...usage, [`${'x'.repeat(70)}`]: 1 }),
+      ].map((text) => readFeedLine(text, Date.now())),
+    ).toEqual(
+      [
+        'unknown field "statuss" in a sim_status record (did you mean "status"?)',
+        'unknown field "Status" in a sim_status record (did you mean "status"?)',
+        'unknown field "stauts" in a sim_status record (did you mean "status"?)',
+        'unknown field "overagecost" in a usage record (did you mean "overage_cost"?)',
+        'unknown field "data_used" in a usage record',
+        'unknown field "sauce" in a usage record',
+        `unknown field "${'x'.repeat(64)}"… (70 characters) in a usage record`,
+      ].map((reason) => ({ reason })),
+    );
+  });
+
   it('numbers the lines of a text from 1, skipping blank ones and dropping carriage returns', () => {
     expect(feedLines('a\r\n\n  \nb\nc', 1)).toEqual([
       { line: 1, text: 'a' },
