@@ -17,9 +17,12 @@
  *   npm run admin -- resend-effect ORDER_ID --effect EFFECT [--queue-url URL] [--sqs-endpoint URL]
  *   npm run admin -- resume-order ORDER_ID [--queue-url URL] [--sqs-endpoint URL]
  *
- * Options (every command): --table NAME, --region REGION, --endpoint URL. The table defaults
- * to TABLE_NAME (else `sim-service`), the region to AWS_REGION / AWS_DEFAULT_REGION, the
- * endpoint to DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB Local). An issued token
+ * Options (every command): --table NAME, --region REGION, --endpoint URL. With none of them and
+ * no TABLE_NAME or DYNAMODB_ENDPOINT, a local runtime (`npm start`, at LOCAL_API_URL or
+ * 127.0.0.1:PORT/3000) is asked where its data is and used, its queues too (./local-target.ts);
+ * else the table defaults to TABLE_NAME (else `sim-service`), the region to AWS_REGION /
+ * AWS_DEFAULT_REGION, the endpoint to DYNAMODB_ENDPOINT (set it, or --endpoint, for DynamoDB
+ * Local). No region at all is a usage error naming --region. An issued token
  * or key is printed once, on its own line, and only its hash is stored. Exit codes: 0 done,
  * 1 refused (unknown user, customer or prefix ...), 2 usage error, or an argument that breaks
  * its rule (./arguments.ts: ids, ICCIDs, statuses, amounts; one line, before any read or write).
@@ -33,6 +36,7 @@ import { ArgumentRefused, checkArguments } from './arguments';
 import { UsageError, type AdminCommand, type AdminIo } from './command';
 import { credentialCommands } from './credentials';
 import { feedCommands } from './feed';
+import { findLocalRuntime, localBaseUrl, queueOfCommand, targetUnnamed } from './local-target';
 import { fulfilmentCommands } from './fulfilment';
 import { simCommands } from './sims';
 import { streamRecordCommands } from './stream-records';
@@ -67,6 +71,10 @@ const usage = [
 const commands = new Map<string, AdminCommand>(
   [credentialCommands, simCommands, streamRecordCommands, feedCommands, fulfilmentCommands].flatMap((group) => Object.entries(group)),
 );
+
+/** Whether an error (or the error it wraps: a feed upload that stopped) is the SDK's "Region is missing". */
+const isRegionMissing = (error: unknown): boolean =>
+  error instanceof Error && (/^Region is missing/.test(error.message) || (error.cause !== undefined && isRegionMissing(error.cause)));
 
 /** Runs one admin command; resolves to the exit code. */
 export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => {
@@ -114,9 +122,13 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
     return 2;
   }
   const env = io.env;
-  const tableName = values.table ?? env.TABLE_NAME ?? 'sim-service';
-  const endpoint = values.endpoint ?? (env.DYNAMODB_ENDPOINT || undefined);
-  const region = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'eu-west-2' : undefined);
+  // Beside npm start, with nothing named, the local runtime says where its data is (./local-target.ts).
+  const local = targetUnnamed(values, env) ? await findLocalRuntime(env) : undefined;
+  if (local) io.err(`Local runtime at ${local.baseUrl}: table ${local.targets.table} on ${local.targets.dynamodb_endpoint}`);
+  const localQueue = local && queueOfCommand.has(commandName!) ? local.targets.queues[queueOfCommand.get(commandName!)!] : undefined;
+  const tableName = values.table ?? local?.targets.table ?? env.TABLE_NAME ?? 'sim-service';
+  const endpoint = values.endpoint ?? local?.targets.dynamodb_endpoint ?? (env.DYNAMODB_ENDPOINT || undefined);
+  const region = values.region ?? local?.targets.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'eu-west-2' : undefined);
   const localCredentials = endpoint && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE;
   const client = new DynamoDBClient({
     ...(region ? { region } : {}),
@@ -134,8 +146,8 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         status: values.status,
         dataUsedMb: values['data-used-mb'],
         effect: values.effect,
-        queueUrl: values['queue-url'],
-        sqsEndpoint: values['sqs-endpoint'],
+        queueUrl: values['queue-url'] ?? localQueue,
+        sqsEndpoint: values['sqs-endpoint'] ?? (localQueue ? local!.targets.sqs_endpoint : undefined),
         fromLine: values['from-line'],
         limit: values.limit,
         region,
@@ -150,6 +162,13 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
     }
     if (error instanceof UsageError) {
       io.err(`${error.message}\n${usage}`);
+      return 2;
+    }
+    // The SDK found no region anywhere (flags, environment, AWS config): say which flag, not what failed after it.
+    if (isRegionMissing(error)) {
+      io.err(
+        `No AWS region: give --region REGION (or set AWS_REGION) for a deployed table, or start the local runtime (npm start) and run this again: with no --table, --endpoint or --region the CLI finds it at ${localBaseUrl(env)} (LOCAL_API_URL or PORT to look elsewhere).`,
+      );
       return 2;
     }
     io.err(error instanceof AdminError ? `Refused: ${error.message}` : `Failed: ${(error as Error).message}`);

@@ -24,7 +24,7 @@ export interface FeedProgress {
 
 /** `[######----]  42% sending 420,000 lines in 1,400 messages (12.0 of 28.6 MiB)`. */
 export const feedProgressLine = (progress: FeedProgress): string =>
-  `${barOf(progress.bytesRead, progress.bytesTotal)} sending ${formatCount(progress.linesSent)} lines in ${formatCount(progress.messagesSent)} messages (${(progress.bytesRead / 1048576).toFixed(1)} of ${(progress.bytesTotal / 1048576).toFixed(1)} MiB)`;
+  `${barOf(progress.bytesRead, progress.bytesTotal)} sending ${formatCount(progress.linesSent)} lines in ${formatCount(progress.messagesSent)} message${progress.messagesSent === 1 ? '' : 's'} (${(progress.bytesRead / 1048576).toFixed(1)} of ${(progress.bytesTotal / 1048576).toFixed(1)} MiB)`;
 
 /** A feed upload that stopped: the line a new run goes on from (`--from-line`). */
 export class FeedUploadStopped extends Error {
@@ -32,7 +32,7 @@ export class FeedUploadStopped extends Error {
     readonly resumeLine: number,
     cause: Error,
   ) {
-    super(`${cause.message}; every line before ${resumeLine} is on the queue: run again with --from-line ${resumeLine}`);
+    super(`${cause.message}; every line before ${resumeLine} is on the queue: run again with --from-line ${resumeLine}`, { cause });
     this.name = 'FeedUploadStopped';
   }
 }

@@ -11,12 +11,12 @@ export const feedCommands: Record<string, AdminCommand> = {};
  * line to go on from.
  */
 feedCommands.feed = async (_deps, argument, options, io) => {
-  if (!argument || !options.queueUrl) throw new UsageError('feed needs FILE and --queue-url OPERATOR_FEED_QUEUE_URL');
+  if (!argument || !options.queueUrl) throw new UsageError('feed needs FILE and --queue-url OPERATOR_FEED_QUEUE_URL (beside npm start, with no --table, --endpoint or --region, the local queue is found by itself)');
   const fromLine = positiveInteger(options.fromLine, '--from-line', 1);
   const client = sqsClientOf(options, io);
   try {
     const sent = await sendFeedFile(client, options.queueUrl, argument, fromLine, io);
-    io.out(`Sent lines ${sent.firstLine} to ${sent.lastLine} of ${argument} in ${sent.messages} messages${sent.oversized.length > 0 ? ` (${sent.oversized.length} refused as too long)` : ''}`);
+    io.out(`Sent lines ${sent.firstLine} to ${sent.lastLine} of ${argument} in ${sent.messages} message${sent.messages === 1 ? '' : 's'}${sent.oversized.length > 0 ? ` (${sent.oversized.length} refused as too long)` : ''}`);
   } finally {
     client.destroy();
   }

@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { QueueName } from '../shared/topology/routes';
+import { adminDiscoveryHandler, adminDiscoveryMount } from './admin-discovery';
 import { awsSmsMount, type AwsSmsEmulator } from './aws-sms-emulator';
 import type { DeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
@@ -23,12 +24,16 @@ export interface RuntimeMountParts {
   tableName: string;
   sqs: SQSClient;
   queues: Record<QueueName, QueueUrls>;
+  /** What the admin CLI needs to reach this runtime's data (GET /_local/admin). */
+  region: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
 }
 
 /**
  * The gateway's local mounts under `/_local`: the developer console, the API reference, the
- * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes and
- * the operator feed.
+ * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes, the
+ * operator feed, and where the admin CLI finds this runtime's table and queues.
  */
 export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMount> => ({
   [developerConsolePath]: parts.developerConsole.handle,
@@ -39,5 +44,7 @@ export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMou
   // Issue #15: change a SIM's status and usage, so the table's stream makes lifecycle events.
   [simChangesMount]: simChangesHandler(() => ({ db: parts.db, tableName: parts.tableName })),
   // Issue #20: the operator feed, queued for apply-operator-feed as the deployed queue is.
+  // Issue #36: npm run admin with no flags reaches this runtime.
+  [adminDiscoveryMount]: adminDiscoveryHandler(() => parts),
   [feedMount]: feedHandler(() => ({ sqs: parts.sqs, queueUrl: parts.queues['operator-feed'].url, db: parts.db, tableName: parts.tableName })),
 });

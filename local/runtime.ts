@@ -126,6 +126,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         tableName,
         sqs,
         queues,
+        region,
+        dynamodbEndpoint,
+        sqsEndpoint,
       }),
       ...(options.onAnswer || (options.announce && emulator)
         ? {

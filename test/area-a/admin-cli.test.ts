@@ -1,5 +1,8 @@
 import { dynamodbEndpoint } from '../support/dynamodb-lease';
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,5 +206,20 @@ describe('npm run admin', () => {
     expect(printed).toMatch(/^devkey_[0-9a-f]{12}_[0-9a-f]{64}$/);
     expect(stderr).toContain(`Issued API key ${printed.split('_')[1]} for customer south.`);
     expect(await item(key.apiKey(printed.split('_')[1]!))).toMatchObject({ customer_id: 'south', secret_hash: credentialHash(printed) });
+  });
+
+  it('names --region (and npm start) when no region is found anywhere and no local runtime answers, exit 2', async () => {
+    // No AWS variable, no AWS config (HOME elsewhere), nothing at LOCAL_API_URL: what a new user has before npm start.
+    const home = mkdtempSync(join(tmpdir(), 'admin-home-'));
+    const bare = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !['TABLE_NAME', 'DYNAMODB_ENDPOINT'].includes(name)));
+    const run = promisify(execFile)(join(process.cwd(), 'node_modules/.bin/tsx'), ['admin/cli.ts', 'feed-rejections'], {
+      env: { ...bare, HOME: home, LOCAL_API_URL: 'http://127.0.0.1:9' },
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'No AWS region: give --region REGION (or set AWS_REGION) for a deployed table, or start the local runtime (npm start) and run this again: with no --table, --endpoint or --region the CLI finds it at http://127.0.0.1:9 (LOCAL_API_URL or PORT to look elsewhere).\n',
+    });
   });
 });

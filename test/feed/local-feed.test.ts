@@ -196,6 +196,33 @@ describe('the refused lines elsewhere, and admin feed', () => {
     expect(lines).toHaveLength(6);
   });
 
+  it('admin with no flags finds this runtime by LOCAL_API_URL alone: feed (its queue too), feed-rejections and set-sim', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'feed-noflags-'));
+    const file = join(folder, 'records.jsonl');
+    writeFileSync(file, `${JSON.stringify(usage(1020, 1, '31.00'))}\n{"type":"usage","source_time":"${at(1)}","iccid":"${iccid(1020)}","statuss":"x"}\n`);
+    const admin = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runAdmin(args, { env: { LOCAL_API_URL: runtime.baseUrl }, out: (line) => out.push(line), err: (line) => err.push(line) });
+      return { code, out, err };
+    };
+    const found = `Local runtime at ${runtime.baseUrl}: table ${runtime.tableName} on ${runtime.dynamodbEndpoint}`;
+    expect(await admin('feed', file)).toEqual({
+      code: 0,
+      out: [`Sent lines 1 to 2 of ${file} in 1 message`],
+      err: [found, '[##############################] 100% sending 2 lines in 1 message (0.0 of 0.0 MiB)'],
+    });
+    await eventually(async () => expect((await simItem(1020)).data_used_mb).toBe('31.00'), 15_000, 200);
+    const rejections = await eventually(async () => {
+      const listed = await admin('feed-rejections', '--limit', '100');
+      expect(listed.out.filter((line) => line.includes(`${file}`) || line.endsWith('line 2: unknown field "statuss" in a usage record'))).toHaveLength(1);
+      return listed;
+    }, 15_000);
+    expect(rejections).toMatchObject({ code: 0, err: [found] });
+    expect(await admin('set-sim', iccid(1020), '--status', 'suspended')).toMatchObject({ code: 0, err: [found] });
+    expect((await simItem(1020)).status).toBe('suspended');
+  });
+
   it('sends a file in messages of whole numbered lines, and goes on from a line', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'feed-file-'));
     const file = join(folder, 'usage.jsonl');
