@@ -169,7 +169,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       baseUrl: gateway.baseUrl,
       inboxOrigin: inbox.origin,
       trustedCaFile,
-      outboxDir,
+      ...(options.emailThroughSes ? {} : { outboxDir }),
       emulator,
       given,
     });
