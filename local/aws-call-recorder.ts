@@ -26,7 +26,7 @@ export type AwsResource =
   | { type: 'sms-origination-identity'; identity: string }
   | { type: 'sms-configuration-set'; name: string }
   | { type: 'email-identity'; address: string }
-  | { type: 'secret'; name: string };
+  | { type: 'secret'; name: SecretName };
 
 /** One IAM action a function's call needed, on one resource. */
 export interface AwsCall {
@@ -174,7 +174,7 @@ export const recordAwsCalls = (): AwsCallRecording => {
   const environment = process.env;
   process.env = new Proxy(environment, {
     get: (target, name) => {
-      if (typeof name === 'string' && secretNames.has(name)) note('secretsmanager:GetSecretValue', { type: 'secret', name });
+      if (typeof name === 'string' && secretNames.has(name)) note('secretsmanager:GetSecretValue', { type: 'secret', name: name as SecretName });
       return target[name as string];
     },
     // Straight onto process.env (a write through the proxy's default would define the property, which it refuses).
