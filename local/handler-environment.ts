@@ -23,7 +23,8 @@ export interface HandlerEnvironmentParts {
   inboxOrigin: string;
   /** NODE_EXTRA_CA_CERTS of the handlers (local/trusted-ca-file.ts). */
   trustedCaFile: string;
-  outboxDir: string;
+  /** EMAIL_OUTBOX_DIR; undefined: none, so e-mail goes through SES as deployed (LocalRuntimeOptions.emailThroughSes). */
+  outboxDir?: string;
   /** The Stripe emulator, when STRIPE_SECRET_KEY is not given. */
   emulator?: StripeEmulator;
   /** The environment the caller gave (LocalRuntimeOptions.env): it overrides every default. */
@@ -58,7 +59,7 @@ export const handlerEnvironment = (parts: HandlerEnvironmentParts): { env: Recor
     CALLBACK_ALLOWED_HOSTS: [given.CALLBACK_ALLOWED_HOSTS, parts.inboxOrigin].filter(Boolean).join(','),
     LOCAL_WEBHOOK_INBOX_URL: `https://${parts.inboxOrigin}/`,
     NODE_EXTRA_CA_CERTS: parts.trustedCaFile,
-    EMAIL_OUTBOX_DIR: parts.outboxDir,
+    ...(parts.outboxDir === undefined ? {} : { EMAIL_OUTBOX_DIR: parts.outboxDir }),
   };
   let payments: LocalPayments;
   if (parts.emulator) {

@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { asInvocationOf } from './invocation-scope';
 
 /** The repository root: handler paths in the route table and queue definitions are relative to it. */
 export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -71,7 +72,8 @@ export const loadHandler = (modulePath: string): Promise<LambdaHandler> => {
 /**
  * Calls a handler the way the Lambda runtime does: an async handler's promise, or a
  * callback-style handler's callback, whichever settles first. Rejects when the handler
- * throws or does not finish within `timeoutMs`.
+ * throws or does not finish within `timeoutMs`. The call runs as an invocation of
+ * `context.functionName`, whose AWS calls a recording notes (./invocation-scope.ts, ./aws-call-recorder.ts).
  */
 export const invokeHandler = (handler: LambdaHandler, event: unknown, context: Context, timeoutMs: number): Promise<unknown> =>
   new Promise((resolve, reject) => {
@@ -85,7 +87,7 @@ export const invokeHandler = (handler: LambdaHandler, event: unknown, context: C
       else resolve(result);
     };
     try {
-      const returned = handler(event, context, settle);
+      const returned = asInvocationOf(context.functionName, () => handler(event, context, settle));
       if (returned && typeof (returned as Promise<unknown>).then === 'function') {
         (returned as Promise<unknown>).then((result) => settle(null, result), (error: unknown) => settle(error ?? new Error('handler rejected')));
       } else if (handler.length < 3) {

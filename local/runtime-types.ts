@@ -63,6 +63,12 @@ export interface LocalRuntimeOptions {
    */
   prefillReferenceCredentials?: boolean;
   /**
+   * E-mail through Amazon SES as deployed instead of into the outbox: the handlers get no
+   * EMAIL_OUTBOX_DIR, so give them EMAIL_FROM (and AWS_ENDPOINT_URL_SESV2 for a stand-in) in
+   * `env`. The permission test only (test/infra/permissions.test.ts); `npm start` never sets it.
+   */
+  emailThroughSes?: boolean;
+  /**
    * Lines for the person at the terminal (`npm start` prints them): with the Stripe emulator,
    * each checkout created gets its ready pay command (`npm run pay -- <order_id>`).
    */

@@ -171,7 +171,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       baseUrl: gateway.baseUrl,
       inboxOrigin: inbox.origin,
       trustedCaFile,
-      outboxDir,
+      ...(options.emailThroughSes ? {} : { outboxDir }),
       emulator,
       given,
     });

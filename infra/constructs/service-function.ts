@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
   LoggingFormat,
@@ -31,6 +31,30 @@ export interface ServiceResources {
   queues: Map<QueueName, WorkQueue>;
   secrets: ServiceSecrets;
 }
+
+/**
+ * The DynamoDB actions of each table access of the route table (RouteAccess.table): what the
+ * functions of that access call, on the table and its indexes, and nothing else. Not CDK's
+ * grantReadData / grantReadWriteData, which also give Scan, DescribeTable and GetRecords /
+ * GetShardIterator on the table, none of which a function calls. A transaction's items are
+ * authorised as their own actions (a ConditionCheck as ConditionCheckItem); the stream
+ * consumers read the stream through their event source mapping's own grant. The permission
+ * test (test/infra/permissions.test.ts) records what each function calls and checks that every
+ * action of an access is called by one of its functions.
+ */
+export const tableActions: Record<Exclude<RouteAccess['table'], 'none'>, readonly string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  readWrite: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+};
 
 /** Options of one service function. */
 export interface ServiceFunctionProps {
@@ -128,10 +152,11 @@ const assertConfigured = (name: string, handler: string, environment: Record<str
 /**
  * One Lambda function of the service (an HTTP route or a queue consumer) with its own log
  * group and its own role, which holds only what `access` lists:
- * - table `read` → read data (GetItem, Query incl. the GSIs, ...); `readWrite` → read and
- *   write data; `none` → nothing, and no TABLE_NAME;
+ * - table `read` or `readWrite` → the actions `tableActions` gives it, on the table and its
+ *   indexes; `none` → nothing, and no TABLE_NAME;
  * - each queue in `sendsTo` → SendMessage on that queue and its URL in `definition.urlVariable`;
- * - each secret → read on exactly that secret and its ARN in `<NAME>_SECRET_ARN` (never the value);
+ * - each secret → GetSecretValue on exactly that secret and its ARN in `<NAME>_SECRET_ARN`
+ *   (never the value);
  *   a function with secrets also gets the Parameters and Secrets extension (`secretsExtension`),
  *   which sets its `PARAMETERS_SECRETS_EXTENSION_*` and `SECRETS_MANAGER_*` variables.
  * The role is the function's own (not AWSLambdaBasicExecutionRole): it may write to its own
@@ -195,10 +220,13 @@ export class ServiceFunction extends Construct {
       ...(access.secrets?.length ? { paramsAndSecrets: secretsExtension(access.secrets.length) } : {}),
     });
 
-    if (access.table === 'read') resources.table.grantReadData(this.role);
-    if (access.table === 'readWrite') resources.table.grantReadWriteData(this.role);
-    for (const queueName of access.sendsTo ?? []) resources.queues.get(queueName)!.queue.grantSendMessages(this.role);
-    for (const secretName of access.secrets ?? []) resources.secrets.get(secretName).grantRead(this.role);
+    if (access.table !== 'none') resources.table.grant(this.role, ...tableActions[access.table]);
+    // SendMessage alone (grantSendMessages adds GetQueueAttributes and GetQueueUrl: the functions know the URL).
+    for (const queueName of access.sendsTo ?? []) resources.queues.get(queueName)!.queue.grant(this.role, 'sqs:SendMessage');
+    // GetSecretValue alone, what the Parameters and Secrets extension calls (grantRead adds DescribeSecret).
+    for (const secretName of access.secrets ?? []) {
+      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [resources.secrets.get(secretName).secretArn] }));
+    }
 
     NagSuppressions.addResourceSuppressions(
       this.role,

@@ -16,6 +16,8 @@ export interface TestRuntimeOptions {
   announce?: (line: string) => void;
   /** Fill the reference page's authentication with the seed's demo credentials (startLocalRuntime's option). */
   prefillReferenceCredentials?: boolean;
+  /** E-mail through SES (a stand-in named in `env`) instead of the outbox (startLocalRuntime's option). */
+  emailThroughSes?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export const startTestRuntime = (options: TestRuntimeOptions = {}): Promise<Loca
     quiet: options.quiet ?? true,
     ...(options.announce ? { announce: options.announce } : {}),
     ...(options.prefillReferenceCredentials ? { prefillReferenceCredentials: true } : {}),
+    ...(options.emailThroughSes ? { emailThroughSes: true } : {}),
     bundled: inject('bundles'),
     // Every answer is checked against docs/openapi.json (./contract.ts, ./contract-setup.ts).
     onAnswer: recordAnswer,
