@@ -21,6 +21,7 @@ import {
   simStatuses,
   text,
 } from '../../shared/vocabulary/fields';
+import { apiKeyScopes, defaultApiKeyScopes } from '../../shared/auth/scopes';
 import { apiKeyPattern, bearerTokenPattern } from './credentials';
 
 export { connectionStatuses, customerSchema, dataBundleSchema, simStatuses };
@@ -52,7 +53,10 @@ export const bearerTokenSchema = entry({
   revoked: v.optional(flag(), false),
 });
 
-/** api_keys[]: the key in plain text; stored only as a hash. */
+/**
+ * api_keys[]: the key in plain text; stored only as a hash. `scopes` (issue #33): any of
+ * sims:read, sms:send, sims:manage; absent means sims:read and sms:send.
+ */
 export const apiKeySchema = entry({
   key: v.pipe(
     v.string('must be a string'),
@@ -60,6 +64,10 @@ export const apiKeySchema = entry({
   ),
   customer: identifier(),
   revoked: v.optional(flag(), false),
+  scopes: v.optional(
+    v.array(picklist(apiKeyScopes), `must be an array of scopes (${apiKeyScopes.join(', ')})`),
+    () => [...defaultApiKeyScopes],
+  ),
 });
 
 /** sims[]: `updated_at` absent means "now" at load time. */
