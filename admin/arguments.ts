@@ -7,6 +7,7 @@
  * DynamoDB key may hold. docs/seed.md ("Validation rules") states the rules.
  */
 import * as v from 'valibot';
+import { apiKeyScopes, isApiKeyScope } from '../shared/auth/scopes';
 import { isOrderId } from '../shared/fulfilment/message';
 import { decimal, iccid, identifier, picklist, simStatuses } from '../shared/vocabulary/fields';
 import { UsageError } from './command';
@@ -17,6 +18,16 @@ export class ArgumentRefused extends UsageError {}
 /** An order id as checkout makes them (shared/fulfilment/message.ts isOrderId). */
 const orderId = () => v.pipe(v.string('must be a string'), v.check((value: string) => isOrderId(value), 'must be an order id (a lower-case UUID)'));
 
+/** The names of a comma-separated list of API key scopes (`--scopes`; empty names ignored). */
+export const scopeNames = (value: string): string[] => value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+
+/** `--scopes`: comma-separated API key scopes (shared/auth/scopes.ts); an empty list gives a key none. */
+const scopeList = () =>
+  v.pipe(
+    v.string('must be a string'),
+    v.check((value: string) => scopeNames(value).every(isApiKeyScope), `must be a comma-separated list of ${apiKeyScopes.join(', ')}`),
+  );
+
 /** The rule of each option that carries a name or an amount, by the option's name. */
 const optionRules = new Map<string, v.GenericSchema>([
   ['user', identifier()],
@@ -24,6 +35,7 @@ const optionRules = new Map<string, v.GenericSchema>([
   ['effect', identifier()],
   ['status', picklist(simStatuses)],
   ['data-used-mb', decimal()],
+  ['scopes', scopeList()],
 ]);
 
 /** The rule of each command's positional argument, with the argument's name in the usage. */

@@ -2,7 +2,8 @@
  * Administration of Area A credentials, against any table (local or deployed):
  *
  *   npm run admin -- issue-token --user USER_ID
- *   npm run admin -- issue-key --customer CUSTOMER_ID
+ *   npm run admin -- issue-key --customer CUSTOMER_ID [--scopes LIST]
+ *   npm run admin -- set-key-scopes PREFIX_OR_KEY --scopes LIST
  *   npm run admin -- revoke-token PREFIX_OR_TOKEN
  *   npm run admin -- revoke-key PREFIX_OR_KEY
  *   npm run admin -- deactivate-user USER_ID
@@ -46,7 +47,11 @@ export type { AdminIo } from './command';
 const usage = [
   'usage: npm run admin -- COMMAND [ARGUMENT] [--table NAME] [--region REGION] [--endpoint URL]',
   '  issue-token --user USER_ID        issue a bearer token (printed once)',
-  '  issue-key --customer CUSTOMER_ID  issue an API key (printed once)',
+  '  issue-key --customer CUSTOMER_ID [--scopes LIST]',
+  '                                    issue an API key (printed once); LIST: comma-separated sims:read, sms:send,',
+  '                                    sims:manage (default sims:read,sms:send)',
+  '  set-key-scopes PREFIX_OR_KEY --scopes LIST',
+  '                                    set what an API key may do (effective on its next request)',
   '  revoke-token PREFIX_OR_TOKEN      revoke a bearer token',
   '  revoke-key PREFIX_OR_KEY          revoke an API key',
   '  deactivate-user USER_ID           make a user (and all their tokens) inactive',
@@ -93,6 +98,7 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         'sqs-endpoint': { type: 'string' },
         'from-line': { type: 'string' },
         limit: { type: 'string' },
+        scopes: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         endpoint: { type: 'string' },
@@ -150,6 +156,7 @@ export const runAdmin = async (args: string[], io: AdminIo): Promise<number> => 
         sqsEndpoint: values['sqs-endpoint'] ?? (localQueue ? local!.targets.sqs_endpoint : undefined),
         fromLine: values['from-line'],
         limit: values.limit,
+        scopes: values.scopes,
         region,
       },
       io,

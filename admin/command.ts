@@ -24,6 +24,8 @@ export interface CommandOptions {
   region?: string;
   fromLine?: string;
   limit?: string;
+  /** Comma-separated API key scopes (issue-key, set-key-scopes). */
+  scopes?: string;
 }
 
 /** One admin command: the table, its positional argument, the options and where to write. */

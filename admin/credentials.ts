@@ -4,10 +4,19 @@ import {
   issueBearerToken,
   revokeApiKey,
   revokeBearerToken,
+  setApiKeyScopes,
   setUserActive,
 } from '../shared/auth/admin';
+import { apiKeyScopes, type ApiKeyScope } from '../shared/auth/scopes';
+import { scopeNames } from './arguments';
 import { customerReceiptSecret, ReceiptSecretUnavailable } from '../shared/callbacks/customer-secret';
 import { UsageError, type AdminCommand } from './command';
+
+/** The scopes of `--scopes` (checked by ./arguments.ts before the command runs), in the documentation's order. */
+const parseScopes = (value: string): ApiKeyScope[] => {
+  const names = scopeNames(value);
+  return apiKeyScopes.filter((scope) => names.includes(scope));
+};
 
 /**
  * The admin commands on Area A credentials: bearer tokens, API keys and users (shared/auth/admin.ts),
@@ -22,9 +31,15 @@ export const credentialCommands: Record<string, AdminCommand> = {
   },
   'issue-key': async (deps, _argument, options, io) => {
     if (!options.customer) throw new UsageError('issue-key needs --customer CUSTOMER_ID');
-    const issued = await issueApiKey(deps, options.customer);
+    const scopes = options.scopes === undefined ? undefined : parseScopes(options.scopes);
+    const issued = await issueApiKey(deps, options.customer, scopes);
     io.err(`Issued API key ${issued.prefix} for customer ${options.customer}. It is shown once; store it now:`);
     io.out(issued.value);
+  },
+  'set-key-scopes': async (deps, argument, options, io) => {
+    if (!argument || options.scopes === undefined) throw new UsageError('set-key-scopes needs PREFIX_OR_KEY and --scopes LIST');
+    const scopes = parseScopes(options.scopes);
+    io.out(`API key ${await setApiKeyScopes(deps, argument, scopes)} has the scopes: ${scopes.join(', ') || '(none)'}`);
   },
   'revoke-token': async (deps, argument, _options, io) => {
     if (!argument) throw new UsageError('revoke-token needs PREFIX_OR_TOKEN');

@@ -3,6 +3,7 @@
  * from shared/db/keys.ts. Pure: nothing is written here (see ./load.ts).
  */
 import { apiKeyItem, bearerTokenItem } from '../../shared/auth/credential-items';
+import { scopesOfKey } from '../../shared/auth/scopes';
 import type {
   AccountItem,
   ApiKeyItem,
@@ -144,7 +145,7 @@ export const sectionItems = (document: SeedDocument, poolHundredths: ReadonlyMap
   const apiKeys = document.api_keys.map(
     (apiKey): ApiKeyItem =>
       apiKeyItem(
-        { prefix: credentialPrefix(apiKey.key, apiKeyPattern)!, value: apiKey.key, revoked: apiKey.revoked, verifiedAt: isoUtc(now) },
+        { prefix: credentialPrefix(apiKey.key, apiKeyPattern)!, value: apiKey.key, revoked: apiKey.revoked, verifiedAt: isoUtc(now), scopes: scopesOfKey(apiKey.scopes) },
         { id: apiKey.customer, path: pathOf(apiKey.customer) },
       ),
   );

@@ -19,6 +19,7 @@ import {
   simFields,
   text,
 } from '../../shared/vocabulary/fields';
+import { apiKeyScopes, defaultApiKeyScopes } from '../../shared/auth/scopes';
 import { apiKeyPattern, bearerTokenPattern } from './credentials';
 
 export { customerSchema, dataBundleSchema };
@@ -50,7 +51,10 @@ export const bearerTokenSchema = entry({
   revoked: v.optional(flag(), false),
 });
 
-/** api_keys[]: the key in plain text; stored only as a hash. */
+/**
+ * api_keys[]: the key in plain text; stored only as a hash. `scopes` (issue #33): any of
+ * sims:read, sms:send, sims:manage; absent means sims:read and sms:send.
+ */
 export const apiKeySchema = entry({
   key: v.pipe(
     v.string('must be a string'),
@@ -58,6 +62,10 @@ export const apiKeySchema = entry({
   ),
   customer: identifier(),
   revoked: v.optional(flag(), false),
+  scopes: v.optional(
+    v.array(picklist(apiKeyScopes), `must be an array of scopes (${apiKeyScopes.join(', ')})`),
+    () => [...defaultApiKeyScopes],
+  ),
 });
 
 /** sims[]: `updated_at` absent means "now" at load time. */

@@ -37,6 +37,7 @@ export const errorCodes = {
   invalid_api_key: code(401, 'API key malformed, unknown or revoked, an API key header sent more than once, or the two API key headers with different keys', 'The API key is invalid or has been revoked.'),
   developer_access_required: code(403, 'The user lacks the developer role', 'The user does not have the developer role.'),
   tenant_scope_mismatch: code(403, "The key's customer is not the user's customer or below it", "The API key belongs to a different customer group than the user's."),
+  insufficient_scope: code(403, 'The API key lacks the scope the operation needs: sims:read, sms:send or sims:manage (our code, issue #33)', 'The API key does not have the sims:read scope this operation needs.'),
   // Area A, rate limits (429 with Retry-After and retry_after_seconds).
   rate_limited_burst: code(429, 'More than 10 requests in 10 seconds', 'Rate limit exceeded: at most 10 requests per 10 seconds.'),
   rate_limited_minute: code(429, 'More than 60 requests in a minute', 'Rate limit exceeded: at most 60 requests per minute.'),

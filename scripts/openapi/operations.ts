@@ -150,7 +150,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'SIMs',
     summary: 'List SIMs',
     description:
-      "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. With updated_after the pages follow the order of update instead (page 1 holds the SIMs updated first after the instant, the last page those updated last; changes applied within a moment of each other by different writers may come in either order), and the SIMs of a page are listed by id: a client that pages through from page 1 sees every SIM updated since once, as a sync wants. Either order is stable while the table is unchanged. count and total_pages reflect every change made at least about a second before the request. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval).",
+      "A page of the SIMs in the API key's customer group (the customer and all its sub-customers), by SIM id ascending. With updated_after the pages follow the order of update instead (page 1 holds the SIMs updated first after the instant, the last page those updated last; changes applied within a moment of each other by different writers may come in either order), and the SIMs of a page are listed by id: a client that pages through from page 1 sees every SIM updated since once, as a sync wants. Either order is stable while the table is unchanged. count and total_pages reflect every change made at least about a second before the request. Parameters are checked in the order listed; the first invalid one answers. List requests must be at least 5 seconds apart (429 rate_limited_poll_interval). Needs the API key scope sims:read.",
     // The time only moves updated_after's 31-day bound, which the document states in words.
     query: listSimsQuerySchema(0),
     success: {
@@ -159,23 +159,23 @@ export const operations: Record<string, OperationSpec> = {
       schema: 'SimList',
       example: { count: 1, page: 1, page_size: 25, total_pages: 1, results: [exampleSim] },
     },
-    errors: ['invalid_page', 'invalid_page_size', 'invalid_status_filter', 'invalid_updated_after', 'updated_after_range_exceeded', 'customer_not_found', 'rate_limited_poll_interval'],
+    errors: ['insufficient_scope', 'invalid_page', 'invalid_page_size', 'invalid_status_filter', 'invalid_updated_after', 'updated_after_range_exceeded', 'customer_not_found', 'rate_limited_poll_interval'],
     takesBody: false,
   },
   'get-sim': {
     tag: 'SIMs',
     summary: 'Get a SIM',
-    description: "One SIM by its internal id. A SIM outside the key's scope answers exactly like a missing one (404 not_found).",
+    description: "One SIM by its internal id. A SIM outside the key's scope answers exactly like a missing one (404 not_found). Needs the API key scope sims:read.",
     pathParameters: simIdParameter,
     success: { status: 200, description: 'The SIM.', schema: 'Sim', example: exampleSim },
-    errors: ['not_found'],
+    errors: ['insufficient_scope', 'not_found'],
     takesBody: false,
   },
   'send-sms': {
     tag: 'SMS',
     summary: 'Send an SMS',
     description:
-      'Sends a mobile-terminated SMS to a SIM in scope; the MSISDN is looked up. The body rules are checked in order (invalid_json, message_required, invalid_message, message_too_long, invalid_message_id, message_id_too_long, invalid_callback_url) before the SIM (404), then duplicate_message_id, no_msisdn, sms_not_configured and the provider. A message_id beginning mo- in any case is invalid_message_id (those are the ids of messages from SIMs), even when it is also over 48 characters. With a callback_url, the delivery receipt is posted there later (webhook deliveryReceipt).',
+      'Sends a mobile-terminated SMS to a SIM in scope; the MSISDN is looked up. The body rules are checked in order (invalid_json, message_required, invalid_message, message_too_long, invalid_message_id, message_id_too_long, invalid_callback_url) before the SIM (404), then duplicate_message_id, no_msisdn, sms_not_configured and the provider. A message_id beginning mo- in any case is invalid_message_id (those are the ids of messages from SIMs), even when it is also over 48 characters. With a callback_url, the delivery receipt is posted there later (webhook deliveryReceipt). Needs the API key scope sms:send.',
     pathParameters: iccidParameter,
     requestBody: {
       schema: 'SmsRequest',
@@ -188,6 +188,7 @@ export const operations: Record<string, OperationSpec> = {
       example: { message_id: 'm-42', status: 'sent', iccid: '8944500000000001001', msisdn: '447700900001' },
     },
     errors: [
+      'insufficient_scope',
       'invalid_json',
       'message_required',
       'invalid_message',
@@ -208,7 +209,7 @@ export const operations: Record<string, OperationSpec> = {
     tag: 'SMS',
     summary: "Read a message's state",
     description:
-      "The current state of a message sent to this SIM (beyond the spec: for a caller that missed a receipt; `direction` mt), or a message this SIM sent to the service (two-way SMS, the sms.received event: `direction` mo, with its text). 404 not_found unless the message exists, was accepted by the provider, was sent to or by this ICCID and its SIM's owner is in the key's scope.",
+      "The current state of a message sent to this SIM (beyond the spec: for a caller that missed a receipt; `direction` mt), or a message this SIM sent to the service (two-way SMS, the sms.received event: `direction` mo, with its text). 404 not_found unless the message exists, was accepted by the provider, was sent to or by this ICCID and its SIM's owner is in the key's scope. Needs the API key scope sms:send.",
     pathParameters: {
       ...iccidParameter,
       message_id: {
@@ -231,7 +232,7 @@ export const operations: Record<string, OperationSpec> = {
         received_at: '2026-11-22T10:00:00.212+00:00',
       },
     },
-    errors: ['not_found'],
+    errors: ['insufficient_scope', 'not_found'],
     takesBody: false,
   },
   'create-webhook': {

@@ -10,6 +10,7 @@ import { gsi1Partition, key, sortKeyPrefix } from '../db/keys';
 import { queryPages } from '../db/query-pages';
 import { apiKeyItem, bearerTokenItem } from './credential-items';
 import { generateCredential, prefixOf } from './credentials';
+import { defaultApiKeyScopes, type ApiKeyScope } from './scopes';
 
 /**
  * Administration of Area A credentials (used by the admin CLI, admin/cli.ts, against any table):
@@ -98,13 +99,14 @@ export const issueBearerToken = async (deps: AdminDeps, userId: string): Promise
 
 /**
  * Issues an API key for a customer group: a random `devkey_<prefix>_<secret>`, stored as its
- * hash with the customer's path (its scope). A prefix collision is refused.
+ * hash with the customer's path (its tenant scope) and its scopes (default: sims:read and
+ * sms:send, what every key could do before issue #33). A prefix collision is refused.
  */
-export const issueApiKey = async (deps: AdminDeps, customerId: string): Promise<IssuedCredential> => {
+export const issueApiKey = async (deps: AdminDeps, customerId: string, scopes: readonly ApiKeyScope[] = defaultApiKeyScopes): Promise<IssuedCredential> => {
   const customer = await getItem<CustomerItem>(deps, key.customer(customerId));
   if (!customer || customer.type !== 'customer') throw new AdminError(`no customer with id "${customerId}"`);
   const credential = generateCredential('devkey');
-  const item = apiKeyItem({ ...credential, revoked: false }, { id: customer.id, path: customer.path });
+  const item = apiKeyItem({ ...credential, revoked: false, scopes }, { id: customer.id, path: customer.path });
   await putCredentialIfOwnerHolds(deps, item, { Key: key.customer(customer.id), ConditionExpression: 'attribute_exists(PK)' }, 'the customer was removed');
   return { prefix: credential.prefix, value: credential.value };
 };
@@ -136,6 +138,27 @@ export const revokeApiKey = async (deps: AdminDeps, prefixOrKey: string): Promis
   const prefix = prefixOf('devkey', prefixOrKey);
   if (!prefix) throw new AdminError('give a key prefix (letters and digits) or a whole devkey_<prefix>_<secret> key');
   await revoke(deps, key.apiKey(prefix), `API key with prefix "${prefix}"`);
+  return prefix;
+};
+
+/**
+ * Sets the scopes of an API key, named by its prefix or the whole key (issue #33): effective on
+ * the next request (authentication reads the key item strongly consistent). Returns the prefix.
+ */
+export const setApiKeyScopes = async (deps: AdminDeps, prefixOrKey: string, scopes: readonly ApiKeyScope[]): Promise<string> => {
+  const prefix = prefixOf('devkey', prefixOrKey);
+  if (!prefix) throw new AdminError('give a key prefix (letters and digits) or a whole devkey_<prefix>_<secret> key');
+  const written = await sendUnlessConditionFails(
+    deps.db,
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: key.apiKey(prefix),
+      UpdateExpression: 'SET scopes = :scopes',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':scopes': [...scopes] },
+    }),
+  );
+  if (!written) throw new AdminError(`no API key with prefix "${prefix}"`);
   return prefix;
 };
 

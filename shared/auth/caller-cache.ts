@@ -49,4 +49,6 @@ export const sameCaller = (left: DeveloperCaller, right: DeveloperCaller): boole
   left.userId === right.userId &&
   left.userCustomerId === right.userCustomerId &&
   left.customerId === right.customerId &&
-  left.customerPath.join('\u0000') === right.customerPath.join('\u0000');
+  left.customerPath.join('\u0000') === right.customerPath.join('\u0000') &&
+  left.roles.join('\u0000') === right.roles.join('\u0000') &&
+  left.scopes.join('\u0000') === right.scopes.join('\u0000');

@@ -1,6 +1,7 @@
 import type { ApiKeyItem, BearerTokenItem } from '../db/items';
 import { gsi1, key } from '../db/keys';
 import { credentialHash } from './credentials';
+import type { ApiKeyScope } from './scopes';
 
 /** A credential as stored: its prefix, the whole plain-text value (hashed here) and its state. */
 export interface CredentialToStore {
@@ -39,9 +40,10 @@ export const bearerTokenItem = (
 
 /**
  * The stored item of a customer-group API key: only the hash of the whole key, plus the
- * customer's path that scoping reads. Shared by the seed loader and the admin CLI.
+ * customer's path that scoping reads and the key's scopes (shared/auth/scopes.ts). Shared by
+ * the seed loader and the admin CLI.
  */
-export const apiKeyItem = (apiKey: CredentialToStore, customer: { id: string; path: readonly string[] }): ApiKeyItem => ({
+export const apiKeyItem = (apiKey: CredentialToStore & { scopes: readonly ApiKeyScope[] }, customer: { id: string; path: readonly string[] }): ApiKeyItem => ({
   ...key.apiKey(apiKey.prefix),
   type: 'api_key',
   prefix: apiKey.prefix,
@@ -49,5 +51,6 @@ export const apiKeyItem = (apiKey: CredentialToStore, customer: { id: string; pa
   customer_id: customer.id,
   customer_path: [...customer.path],
   revoked: apiKey.revoked,
+  scopes: [...apiKey.scopes],
   ...(apiKey.verifiedAt ? { verified_at: apiKey.verifiedAt } : {}),
 });

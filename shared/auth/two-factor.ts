@@ -5,6 +5,7 @@ import { key } from '../db/keys';
 import { ApiError } from '../errors/api-error';
 import { credentialMatches, parseCredential } from './credentials';
 import { markFirstUse } from './first-use';
+import { scopesOfKey, type ApiKeyScope } from './scopes';
 
 /** What authentication reads: the single table. */
 export interface AuthDeps {
@@ -35,6 +36,10 @@ export interface DeveloperCaller {
   customerId: string;
   /** The API key's customer path, top-level group first (ends with customerId). */
   customerPath: string[];
+  /** The bearer token's user's roles (`developer`, and `admin` who may terminate a SIM). */
+  roles: string[];
+  /** The API key's scopes (./scopes.ts): what the key may do. */
+  scopes: ApiKeyScope[];
 }
 
 /** The role Area A requires. */
@@ -194,6 +199,8 @@ export const authenticateDeveloperWith = async (
     userCustomerId: tokenItem.user_customer_id,
     customerId: keyItem.customer_id,
     customerPath: [...keyItem.customer_path],
+    roles: [...(tokenItem.user_roles ?? [])],
+    scopes: scopesOfKey(keyItem.scopes),
   };
   return also ? { caller, also: also.map(itemWithKey) } : { caller };
 };

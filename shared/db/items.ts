@@ -59,6 +59,11 @@ export interface ApiKeyItem {
   revoked: boolean;
   /** When the key first authenticated successfully (as BearerTokenItem.verified_at). */
   verified_at?: string;
+  /**
+   * What the key may do (issue #33; shared/auth/scopes.ts): absent on a key stored before,
+   * which then has the default scopes (sims:read and sms:send).
+   */
+  scopes?: string[];
 }
 
 /** A shared data bundle's figures as copied onto each SIM on it. */

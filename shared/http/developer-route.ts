@@ -3,12 +3,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { DeveloperCaller } from '../auth/two-factor';
 import { batchGetItems, type TableKey } from '../db/batch-get';
 import type { SdkSettingKey, TableConfig } from '../config/function-config';
+import type { ApiKeyScope } from '../auth/scopes';
 import { documentClient } from '../db/client';
 import { authenticate } from './developer/authenticate';
 import { callerLogKeys } from './developer/caller-log-keys';
 import { headStart } from './developer/head-start';
 import { rateLimit } from './developer/rate-limit';
 import { rateLimitHeaders } from './developer/rate-limit-headers';
+import { requireScope } from './developer/require-scope';
 import { speculativeRead } from './developer/speculative-read';
 import { developerState, started, type RouteRead } from './developer/state';
 import type { HttpMiddleware } from './envelope';
@@ -48,6 +50,8 @@ export interface DeveloperRequest<Prepared> {
 export interface DeveloperRouteOptions<Prepared, Deps extends DeveloperDeps, Looked = undefined> {
   /** A list request (A1): the minimum poll interval applies. */
   list?: boolean;
+  /** The API key scope the route needs (issue #33): 403 insufficient_scope without it; none named, every key. */
+  scope?: ApiKeyScope;
   /** Parse the body as JSON (after authentication and rate limiting). */
   json?: boolean;
   /**
@@ -140,7 +144,7 @@ const handOver = (read: RouteRead, admitted: WeakMap<APIGatewayProxyEvent, Admit
  * (shared/http/developer/): the rate-limit headers on whatever the request ends with; the
  * head start (the lookup, and on a warm request the authentication read, the rate-limit write
  * and the expected read all at once); two-factor authentication (401/403, without rate-limit
- * headers: no user is known to count); the speculative read beside the rate-limit write; the
+ * headers: no user is known to count); the key's scope (403 insufficient_scope); the speculative read beside the rate-limit write; the
  * rate limit (429 before the route's function runs); the caller's log keys; the hand-over.
  */
 const developerChain = <Prepared, Deps extends DeveloperDeps, Looked>(
@@ -151,8 +155,9 @@ const developerChain = <Prepared, Deps extends DeveloperDeps, Looked>(
   const list = options.list ?? false;
   return [
     rateLimitHeaders(),
-    headStart(options.deps, read, list),
+    headStart(options.deps, read, list, options.scope),
     authenticate(options.deps),
+    requireScope(options.scope),
     speculativeRead(options.deps, read, list),
     rateLimit(options.deps, list),
     callerLogKeys(),
@@ -165,7 +170,7 @@ const developerChain = <Prepared, Deps extends DeveloperDeps, Looked>(
  * (developerChain: two factors, rate limit and its headers, the optional `prepare` step or
  * `items` read, beside the rate-limit write when that is expected to admit), then JSON body
  * parsing when asked, then `handler` with the verified caller.
- * Order of answers: authentication (401/403), then rate limit (429), then validation and
+ * Order of answers: authentication and scope (401/403), then rate limit (429), then validation and
  * the route's own errors.
  */
 export const developerRoute = <Prepared = undefined, Deps extends DeveloperDeps = DeveloperDeps, Looked = undefined>(

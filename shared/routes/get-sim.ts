@@ -13,7 +13,7 @@ import { simForScope, simIdFromPath, simItemOf } from '../sims/get-sim';
  */
 export const getSimRoute = (deps: DeveloperDeps) =>
   developerRoute<(Record<string, unknown> | undefined)[]>(
-    { deps, items: (event, caller) => [key.sim(simIdFromPath(event.pathParameters)), key.groupDirectory(caller.customerPath[0] ?? caller.customerId)] },
+    { deps, scope: 'sims:read', items: (event, caller) => [key.sim(simIdFromPath(event.pathParameters)), key.groupDirectory(caller.customerPath[0] ?? caller.customerId)] },
     async ({ event, caller, prepared }) => {
       appendLogKeys({ sim_id: event.pathParameters?.sim });
       const [sim, directory] = await prepared();

@@ -11,6 +11,7 @@ export const getSmsRoute = (deps: DeveloperDeps) =>
   developerRoute(
     {
       deps,
+      scope: 'sms:send',
       prepare: ({ event, caller }, resolved) =>
         getMessageState(resolved, caller.customerId, event.pathParameters?.sim ?? '', event.pathParameters?.message_id ?? ''),
     },

@@ -12,6 +12,7 @@ export const listSimsRoute = (deps: DeveloperDeps) =>
   developerRoute(
     {
       deps,
+      scope: 'sims:read',
       list: true,
       lookup: (event, resolved) => customersNamed(resolved, event.queryStringParameters),
       prepare: ({ event, caller, looked }, resolved) => planListSims(resolved, caller, event.queryStringParameters, looked),

@@ -49,6 +49,7 @@ export const sendSmsRoute = (deps: SendSmsDeps) =>
   developerRoute<SimItem, SendSmsDeps>(
     {
       deps,
+      scope: 'sms:send',
       json: true,
       prepare: ({ event, caller }, resolved) => findSimInScope(resolved, event.pathParameters?.sim ?? '', caller.customerId),
     },

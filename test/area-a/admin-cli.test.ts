@@ -77,7 +77,7 @@ describe('npm run admin', () => {
     });
     expect(await tableText()).not.toContain(token.split('_')[2]);
     expect(await authenticate(token, apiKeyOf('root'))).toEqual({
-      userId: 'ada', userCustomerId: 'root', customerId: 'root', customerPath: ['root'],
+      userId: 'ada', userCustomerId: 'root', customerId: 'root', customerPath: ['root'], roles: ['developer'], scopes: ['sims:read', 'sms:send'],
     });
   });
 
@@ -95,11 +95,29 @@ describe('npm run admin', () => {
       customer_id: 'northeast',
       customer_path: ['root', 'north', 'northeast'],
       revoked: false,
+      scopes: ['sims:read', 'sms:send'],
     });
     expect(await tableText()).not.toContain(apiKey.split('_')[2]);
     expect(await authenticate(tokenOf('bob'), apiKey)).toEqual({
-      userId: 'bob', userCustomerId: 'north', customerId: 'northeast', customerPath: ['root', 'north', 'northeast'],
+      userId: 'bob', userCustomerId: 'north', customerId: 'northeast', customerPath: ['root', 'north', 'northeast'], roles: ['developer'], scopes: ['sims:read', 'sms:send'],
     });
+  });
+
+  it('issues an API key with the scopes given, and sets the scopes of a key; a scope that is not one is refused (exit 2)', async () => {
+    const { code, out } = await admin('issue-key', '--customer', 'root', '--scopes', 'sims:manage, sims:read');
+    expect(code).toBe(0);
+    const prefix = out[0]!.split('_')[1]!;
+    expect((await item(key.apiKey(prefix)))?.scopes).toEqual(['sims:read', 'sims:manage']);
+    expect(await authenticate(tokenOf('ada'), out[0]!)).toMatchObject({ scopes: ['sims:read', 'sims:manage'] });
+    expect(await admin('set-key-scopes', prefix, '--scopes', 'sms:send')).toEqual({ code: 0, out: [`API key ${prefix} has the scopes: sms:send`], err: [] });
+    expect(await authenticate(tokenOf('ada'), out[0]!)).toMatchObject({ scopes: ['sms:send'] });
+    expect(await admin('set-key-scopes', out[0]!, '--scopes', '')).toEqual({ code: 0, out: [`API key ${prefix} has the scopes: (none)`], err: [] });
+    expect(await admin('set-key-scopes', prefix, '--scopes', 'sims:read,sims:delete')).toEqual({
+      code: 2,
+      out: [],
+      err: ['--scopes must be a comma-separated list of sims:read, sms:send, sims:manage'],
+    });
+    expect(await admin('set-key-scopes', 'nokey', '--scopes', 'sims:read')).toEqual({ code: 1, out: [], err: ['Refused: no API key with prefix "nokey"'] });
   });
 
   it('refuses to issue for an unknown user or customer (exit 1)', async () => {

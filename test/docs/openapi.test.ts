@@ -117,11 +117,13 @@ describe('docs/openapi.json', () => {
       for (const code of ['bearer_token_required', 'invalid_bearer_token', 'user_inactive', 'api_key_required', 'invalid_api_key']) {
         expect(codesOf(operation, 401)).toContain(code);
       }
-      expect(codesOf(operation, 403)).toEqual(['developer_access_required', 'tenant_scope_mismatch']);
+      // insufficient_scope (issue #33) on the operations that need a scope: the SIM routes.
+      expect(codesOf(operation, 403).filter((code) => code !== 'insufficient_scope')).toEqual(['developer_access_required', 'tenant_scope_mismatch']);
       expect(codesOf(operation, 405)).toEqual(['method_not_allowed']);
       expect(codesOf(operation, 429)).toEqual(expect.arrayContaining(['rate_limited_burst', 'rate_limited_minute', 'rate_limited_hour']));
     }
     expect(codesOf(operationAt('get', '/developer/api/sims/'), 429)).toContain('rate_limited_poll_interval');
+    for (const { path, operation } of areaA) expect(codesOf(operation, 403).includes('insufficient_scope'), path).toBe(path.startsWith('/developer/api/sims/'));
   });
 
   it('lists every Area B error code of the specification under its status on each endpoint the specification names', () => {

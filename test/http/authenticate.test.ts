@@ -1,3 +1,4 @@
+import type { DeveloperCaller } from '../../shared/auth/two-factor';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cachedCaller, rememberCaller } from '../../shared/auth/caller-cache';
 import { authenticate } from '../../shared/http/developer/authenticate';
@@ -13,7 +14,7 @@ beforeAll(async () => {
   deps = (await tableWithSeed(areaASeed(now, [{ id: 'alice', customer: 'root' }, { id: 'bob', customer: 'north' }]), { now })).deps;
 });
 
-const alice = { userId: 'alice', userCustomerId: 'root', customerId: 'north', customerPath: ['root', 'north'] };
+const alice: DeveloperCaller = { userId: 'alice', userCustomerId: 'root', customerId: 'north', customerPath: ['root', 'north'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] };
 
 /** An ApiError as its answer's parts. */
 const answerOf = (error: unknown) => {
@@ -67,7 +68,7 @@ describe('authenticate', () => {
 
   it('warm: remembers the verified caller when it is not the remembered one', async () => {
     const headers = credentials('bob', 'north');
-    const bob = { userId: 'bob', userCustomerId: 'north', customerId: 'north', customerPath: ['root', 'north'] };
+    const bob: DeveloperCaller = { userId: 'bob', userCustomerId: 'north', customerId: 'north', customerPath: ['root', 'north'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] };
     const request = middyRequest(headers, { hint: alice, verifying: Promise.resolve({ caller: bob }) });
     await authenticate(deps).before!(request);
     expect(stateOf(request).caller).toEqual(bob);

@@ -1,10 +1,11 @@
+import type { DeveloperCaller } from '../../shared/auth/two-factor';
 import { describe, expect, it } from 'vitest';
 import { callerLogKeys } from '../../shared/http/developer/caller-log-keys';
 import type { DeveloperState } from '../../shared/http/developer/state';
 import { logKeys, withInvocation } from '../../shared/observability/invocation';
 import { middyRequest } from './support/middy-request';
 
-const caller = { userId: 'u1', userCustomerId: 'north', customerId: 'northeast', customerPath: ['root', 'north', 'northeast'] };
+const caller: DeveloperCaller = { userId: 'u1', userCustomerId: 'north', customerId: 'northeast', customerPath: ['root', 'north', 'northeast'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] };
 const limit = { headers: {} };
 
 /** The caller keys on the invocation's log context after running `hook` on a request with `state`. */

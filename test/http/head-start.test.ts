@@ -15,7 +15,7 @@ beforeAll(async () => {
   deps = (await tableWithSeed(areaASeed(now, ['cold', 'warm', 'items'].map((id) => ({ id, customer: 'root' }))), { now })).deps;
 });
 
-const callerOf = (userId: string): DeveloperCaller => ({ userId, userCustomerId: 'root', customerId: 'root', customerPath: ['root'] });
+const callerOf = (userId: string): DeveloperCaller => ({ userId, userCustomerId: 'root', customerId: 'root', customerPath: ['root'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] });
 
 /** A route read with a lookup that records what starts, and answers `read by <user>`. */
 const recordingRead = (items?: RouteRead['itemKeys']) => {

@@ -1,9 +1,10 @@
+import type { DeveloperCaller } from '../../shared/auth/two-factor';
 import { describe, expect, it } from 'vitest';
 import { rateLimitHeaders } from '../../shared/http/developer/rate-limit-headers';
 import { rateHeaders } from '../area-a/support/invoke';
 import { middyRequest } from './support/middy-request';
 
-const caller = { userId: 'u1', userCustomerId: 'root', customerId: 'root', customerPath: ['root'] };
+const caller: DeveloperCaller = { userId: 'u1', userCustomerId: 'root', customerId: 'root', customerPath: ['root'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] };
 const limit = { headers: rateHeaders({ burst: 9, minute: 59, hour: 1499 }) };
 
 describe('rateLimitHeaders', () => {

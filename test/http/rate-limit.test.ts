@@ -14,7 +14,7 @@ beforeAll(async () => {
   deps = (await tableWithSeed(areaASeed(hourStart, ['counted', 'lister', 'warm', 'other'].map((id) => ({ id, customer: 'root' }))), clock)).deps;
 });
 
-const callerOf = (userId: string): DeveloperCaller => ({ userId, userCustomerId: 'root', customerId: 'root', customerPath: ['root'] });
+const callerOf = (userId: string): DeveloperCaller => ({ userId, userCustomerId: 'root', customerId: 'root', customerPath: ['root'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] });
 
 describe('rateLimit', () => {
   it('counts the request for the verified caller and keeps the answer with its headers', async () => {

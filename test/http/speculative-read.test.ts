@@ -5,7 +5,7 @@ import { speculativeRead } from '../../shared/http/developer/speculative-read';
 import type { RouteRead } from '../../shared/http/developer/state';
 import { middyRequest, stateOf } from './support/middy-request';
 
-const caller: DeveloperCaller = { userId: 'reader', userCustomerId: 'root', customerId: 'root', customerPath: ['root'] };
+const caller: DeveloperCaller = { userId: 'reader', userCustomerId: 'root', customerId: 'root', customerPath: ['root'], roles: ['developer'], scopes: ['sims:read', 'sms:send'] };
 const other: DeveloperCaller = { ...caller, userId: 'another' };
 // No write of this process has been seen, so the container's view expects admission.
 const deps = { now: () => Date.UTC(2026, 10, 20, 10, 0, 0) } as never;

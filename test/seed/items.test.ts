@@ -29,7 +29,7 @@ describe('seed items', () => {
         secret_hash: sha256(secrets.otherToken), user_id: 'u2', revoked: true, user_active: false, user_roles: [], user_customer_id: 'other',
         verified_at: '2026-11-22T12:00:00.000+00:00',
       },
-      { PK: 'APIKEY#key1', SK: 'APIKEY', type: 'api_key', prefix: 'key1', secret_hash: sha256(secrets.apiKey), customer_id: 'mid', customer_path: ['top', 'mid'], revoked: false, verified_at: '2026-11-22T12:00:00.000+00:00' },
+      { PK: 'APIKEY#key1', SK: 'APIKEY', type: 'api_key', prefix: 'key1', secret_hash: sha256(secrets.apiKey), customer_id: 'mid', customer_path: ['top', 'mid'], revoked: false, scopes: ['sims:read', 'sms:send'], verified_at: '2026-11-22T12:00:00.000+00:00' },
       { PK: 'BUNDLE#b1', SK: 'BUNDLE', type: 'data_bundle', customer_id: 'top', ...bundle },
       {
         PK: 'SIM#1001', SK: 'SIM', GSI1PK: 'ICCID#8944500000000001001', GSI1SK: 'SIM', type: 'sim', id: 1001, iccid: '8944500000000001001',

@@ -70,7 +70,7 @@ describe('loading a seed document', () => {
       const apiKey = await documents.send(new GetCommand({ TableName: tableName, Key: key.apiKey('demo02') }));
       expect(apiKey.Item).toEqual({
         PK: 'APIKEY#demo02', SK: 'APIKEY', type: 'api_key', prefix: 'demo02', secret_hash: sha256(demo.api_keys[1]!.key),
-        customer_id: 'acme-north', customer_path: ['acme', 'acme-north'], revoked: false, verified_at: expect.stringMatching(/\+00:00$/),
+        customer_id: 'acme-north', customer_path: ['acme', 'acme-north'], revoked: false, scopes: ['sims:read', 'sms:send'], verified_at: expect.stringMatching(/\+00:00$/),
       });
     });
 

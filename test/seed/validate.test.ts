@@ -78,6 +78,8 @@ const brokenDocuments: [string, (document: Document) => void, string][] = [
   ['a token without a secret', (d) => { d.bearer_tokens[0]!.token = 'bearer_tok1_'; }, `bearer_tokens[0]: token ${shapeOfToken}`],
   ['a token with a bad prefix', (d) => { d.bearer_tokens[0]!.token = 'bearer_to-k_S3cretHidden'; }, `bearer_tokens[0]: token ${shapeOfToken}`],
   ['an API key of the wrong kind', (d) => { d.api_keys[0]!.key = 'bearer_key1_S3cretHidden'; }, `api_keys[0]: key ${shapeOfKey}`],
+  ['an API key scope that is not one', (d) => { (d.api_keys[0] as Record<string, unknown>).scopes = ['sims:read', 'sims:write']; }, 'api_keys[0] (prefix key1): scopes[1] must be one of sims:read, sms:send, sims:manage'],
+  ['API key scopes that are not an array', (d) => { (d.api_keys[0] as Record<string, unknown>).scopes = 'sims:manage'; }, 'api_keys[0] (prefix key1): scopes must be an array of scopes (sims:read, sms:send, sims:manage)'],
   ['an unknown SIM status', (d) => { d.sims[0]!.status = 'lost'; }, 'sims[0] (id 1001): status must be one of active, inactive, suspended, cancelled, stock, dispatched, trial'],
   ['an unknown connection status', (d) => { d.sims[0]!.connection_status = 'up'; }, 'sims[0] (id 1001): connection_status must be one of active, inactive'],
   ['an unknown plan category', (d) => { d.plans[0]!.category = 'gadget'; }, 'plans[0] (sku TRAVEL-EU-5GB): category must be one of business_travel, business_topup, travel, travel_topup, physical, iot_contract'],

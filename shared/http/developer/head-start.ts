@@ -2,6 +2,7 @@ import { cachedCaller } from '../../auth/caller-cache';
 import { authenticateDeveloperWith } from '../../auth/two-factor';
 import { consumeRateLimit, expectsAdmission, type RateLimitDeps } from '../../rate-limit/rate-limit';
 import type { AuthDeps } from '../../auth/two-factor';
+import type { ApiKeyScope } from '../../auth/scopes';
 import type { HttpMiddleware } from '../envelope';
 import { countOf, developerState, started, type RouteRead } from './state';
 
@@ -13,15 +14,16 @@ import { countOf, developerState, started, type RouteRead } from './state';
  * route's read (its items ride in the authentication read): one round trip instead of two.
  * It awaits nothing and decides nothing: ./authenticate.ts, ./speculative-read.ts and
  * ./rate-limit.ts settle what it started, in the order of a cold request. Without a warm
- * caller only the lookup starts.
+ * caller only the lookup starts; so too when the warm caller's key lacks the route's `scope`
+ * (the request is to be refused 403 insufficient_scope: nothing is counted or read for it).
  */
-export const headStart = (deps: AuthDeps & RateLimitDeps, read: RouteRead, list: boolean): HttpMiddleware => ({
+export const headStart = (deps: AuthDeps & RateLimitDeps, read: RouteRead, list: boolean, scope?: ApiKeyScope): HttpMiddleware => ({
   before: async (request) => {
     const { event } = request;
     const state = developerState(request);
     state.looked = read.lookup(event);
     const hint = cachedCaller(event.headers);
-    if (!hint) return;
+    if (!hint || (scope !== undefined && !hint.scopes.includes(scope))) return;
     state.hint = hint;
     const expected = read.reads && expectsAdmission(deps, countOf(hint, list));
     const itemKeys = expected && read.itemKeys ? read.itemKeys(event, hint) : undefined;
