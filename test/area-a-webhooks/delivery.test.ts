@@ -382,7 +382,12 @@ describe('lifecycle webhooks', () => {
     await revokeApiKey(table(), issued.prefix);
     await eventually(() => expect(receiver.requestsTo('/ok/identity').length >= 3).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const got = receiver.requestsTo('/ok/identity').map((webhook) => [json(webhook).type, json(webhook).data]);
+    // Each event is its own delivery job, retried on its own: they may arrive in any order (docs/webhooks.md).
+    const byAction = (event: unknown[]) => ['issued', 'verified', 'revoked'].indexOf((event[1] as { action: string }).action);
+    const got = receiver
+      .requestsTo('/ok/identity')
+      .map((webhook) => [json(webhook).type, json(webhook).data])
+      .sort((left, right) => byAction(left) - byAction(right));
     expect(got).toEqual([
       ['identity.rotated', { kind: 'api_key', prefix: issued.prefix, user: null, action: 'issued' }],
       ['identity.verified', { kind: 'api_key', prefix: issued.prefix, user: null, action: 'verified' }],

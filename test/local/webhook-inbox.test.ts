@@ -89,7 +89,10 @@ describe('webhook inbox of the local runtime', () => {
     const response = await sendSms(sims.north.iccid, `https://127.0.0.1:${otherPort}/`);
     expect({ status: response.status, body: await response.json() }).toEqual({
       status: 400,
-      body: { detail: 'callback_url must point to a publicly reachable host; 127.0.0.1 is loopback.', code: 'invalid_callback_url' },
+      body: {
+        detail: `callback_url must point to a publicly reachable host; 127.0.0.1 is loopback. Locally, the built-in HTTPS inbox ${runtime.inbox.url} is accepted, and CALLBACK_ALLOWED_HOSTS=host[:port],... (a variable of npm start) allows other hosts.`,
+        code: 'invalid_callback_url',
+      },
     });
   });
 
