@@ -5,6 +5,7 @@ import { awsSmsMount, type AwsSmsEmulator } from './aws-sms-emulator';
 import type { DeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
 import { feedHandler, feedMount } from './feed-endpoint';
+import { operatorMount, type OperatorEmulator } from './operator-emulator';
 import type { LocalMount } from './gateway';
 import { referenceMounts, type ReferenceCredentials } from './reference-page';
 import { simChangesHandler, simChangesMount } from './sim-changes';
@@ -19,6 +20,8 @@ export interface RuntimeMountParts {
   /** The Stripe emulator, when payments go to it. */
   emulator?: StripeEmulator;
   awsSms: AwsSmsEmulator;
+  /** The operator emulator (issue #33). */
+  operator: OperatorEmulator;
   db: DynamoDBDocumentClient;
   tableName: string;
   sqs: SQSClient;
@@ -27,8 +30,8 @@ export interface RuntimeMountParts {
 
 /**
  * The gateway's local mounts under `/_local`: the developer console, the API reference, the
- * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes and
- * the operator feed.
+ * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes, the
+ * operator feed and the operator emulator.
  */
 export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMount> => ({
   [developerConsolePath]: parts.developerConsole.handle,
@@ -40,4 +43,6 @@ export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMou
   [simChangesMount]: simChangesHandler(() => ({ db: parts.db, tableName: parts.tableName })),
   // Issue #20: the operator feed, queued for apply-operator-feed as the deployed queue is.
   [feedMount]: feedHandler(() => ({ sqs: parts.sqs, queueUrl: parts.queues['operator-feed'].url, db: parts.db, tableName: parts.tableName })),
+  // Issue #33: the operator's provisioning API, whose confirmations come back through the feed.
+  [operatorMount]: parts.operator.handle,
 });
