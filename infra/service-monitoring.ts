@@ -15,6 +15,7 @@ export const watchService = (stack: ServiceStack, routes: RouteDefinition[], obs
   for (const [queue, fn] of stack.consumerFunctions) alarms.watchFunction(stack.workQueues.get(queue)!.definition.consumer.name, fn.function);
   for (const [name, stream] of stack.streamConsumers) alarms.watchFunction(name, stream.consumer.function);
   for (const topic of stack.topicConsumers.values()) alarms.watchFunction(topic.definition.consumer.name, topic.consumer.function);
+  for (const [name, fn] of stack.scheduledFunctions) alarms.watchFunction(name, fn.function);
   alarms.watchApiErrors(stack.api.api, stack.stage);
   for (const route of routes.filter((candidate) => candidate.area === 'developer' && !isFallbackRoute(candidate))) {
     alarms.watchRouteLatency(stack.api.api, stack.stage, route.name, route.method, resourcePath(route.path));
@@ -32,6 +33,7 @@ export const watchService = (stack: ServiceStack, routes: RouteDefinition[], obs
       ...[...stack.workQueues].map(([queue, work]): [string, IFunction] => [work.definition.consumer.name, stack.consumerFunctions.get(queue)!.function]),
       ...[...stack.streamConsumers].map(([name, stream]): [string, IFunction] => [name, stream.consumer.function]),
       ...[...stack.topicConsumers.values()].map((topic): [string, IFunction] => [topic.definition.consumer.name, topic.consumer.function]),
+      ...[...stack.scheduledFunctions].map(([name, fn]): [string, IFunction] => [name, fn.function]),
     ]),
     queues: [...stack.workQueues.values()],
     table: stack.serviceTable.table,

@@ -1,14 +1,17 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { queueDefinitions as allQueueDefinitions, type QueueDefinition } from '../shared/topology/queues';
 import { allRoutes, type QueueName, type RouteDefinition, type SecretName } from '../shared/topology/routes';
 import { streamConsumers as allStreamConsumers, type StreamConsumerDefinition } from '../shared/topology/streams';
 import { topicConsumers as allTopicConsumers, type TopicConsumerDefinition, type TopicName } from '../shared/topology/topics';
+import { schedules as allSchedules, type ScheduleDefinition } from '../shared/topology/schedules';
 import { defaultServiceName, parseLogLevel } from '../shared/observability/logger';
 import { defaultMetricsNamespace } from '../shared/observability/metrics';
 import { OperationsAlarms } from './constructs/operations-alarms';
@@ -92,6 +95,15 @@ export interface ServiceStackProps extends StackProps {
   feedPrincipalArn?: string;
   /** The SNS topics and their consumers; defaults to `topicConsumers` (each deployed only with its feature). */
   topicConsumers?: TopicConsumerDefinition[];
+  /** The scheduled functions; defaults to `schedules`. */
+  schedules?: ScheduleDefinition[];
+  /**
+   * Base URL of the operator's provisioning API (OPERATOR_PROVISIONING_URL, issue #33;
+   * docs/operator-provisioning-api.md), given to the functions whose access says
+   * `operatorProvisioning` (`-c operatorProvisioningUrl=https://...`). Unset, a new SIM action
+   * answers 503 operator_not_configured (and synth warns).
+   */
+  operatorProvisioningUrl?: string;
 }
 
 /**
@@ -136,6 +148,8 @@ export class ServiceStack extends Stack {
   readonly consumerFunctions = new Map<QueueName, ServiceFunction>();
   /** The consumers of the table's stream, by name. */
   readonly streamConsumers = new Map<string, StreamConsumer>();
+  /** The scheduled functions, by name (with their EventBridge rules). */
+  readonly scheduledFunctions = new Map<string, ServiceFunction>();
   /** The SNS topics with their consumers, by topic (only those of the deployed features). */
   readonly topicConsumers = new Map<TopicName, TopicConsumer>();
   /** AWS End User Messaging SMS (with smsProvider aws): the configuration set and the two-way channel. */
@@ -160,7 +174,8 @@ export class ServiceStack extends Stack {
     const streams = props.streamConsumers ?? allStreamConsumers;
     const features = { awsSms: props.smsProvider === 'aws', smsTwoWay: props.smsTwoWay === true };
     const topics = (props.topicConsumers ?? allTopicConsumers).filter((definition) => features[definition.feature]);
-    const secretNames: SecretName[] = [...routes, ...queues, ...streams, ...topics].flatMap((owner) => owner.access.secrets ?? []);
+    const scheduled = props.schedules ?? allSchedules;
+    const secretNames: SecretName[] = [...routes, ...queues, ...streams, ...topics, ...scheduled].flatMap((owner) => owner.access.secrets ?? []);
     this.secrets = new ServiceSecrets(this, 'Secrets', { names: secretNames, production });
 
     const resources: ServiceResources = {
@@ -173,6 +188,7 @@ export class ServiceStack extends Stack {
     const environmentFor = (access: RouteDefinition['access']): Record<string, string> => ({
       ...observability,
       ...(props.smsProviderUrl && sendsSms(access) ? { SMS_PROVIDER_URL: props.smsProviderUrl } : {}),
+      ...(props.operatorProvisioningUrl && access.operatorProvisioning ? { OPERATOR_PROVISIONING_URL: props.operatorProvisioningUrl } : {}),
     });
 
     for (const route of routes) {
@@ -246,6 +262,27 @@ export class ServiceStack extends Stack {
       );
     }
 
+    for (const definition of scheduled) {
+      const fn = new ServiceFunction(this, `Scheduled${pascalCase(definition.name)}`, {
+        name: definition.name,
+        projectRoot,
+        handler: definition.handler,
+        access: definition.access,
+        timeoutSeconds: definition.timeoutSeconds,
+        memoryMb: routeDefaults.memoryMb,
+        description: `every ${definition.everyMinutes} minutes (${definition.name})`,
+        resources,
+        production,
+        environment: environmentFor(definition.access),
+      });
+      new Rule(this, `Schedule${pascalCase(definition.name)}`, {
+        description: `runs ${definition.name} every ${definition.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(definition.everyMinutes)),
+        targets: [new LambdaFunction(fn.function, { retryAttempts: 2 })],
+      });
+      this.scheduledFunctions.set(definition.name, fn);
+    }
+
     for (const definition of topics) {
       const topicConsumer = new TopicConsumer(this, `Topic${pascalCase(definition.topic)}`, {
         definition,
@@ -285,6 +322,13 @@ export class ServiceStack extends Stack {
     const owners = routeAndConsumerOwners(routes, queues, this.routeFunctions, this.consumerFunctions);
     grantEmailSending(this, owners, props);
     for (const { access, fn } of owners) if (access.notifiesOperations) this.notifications.allowPublishing(fn);
+
+    if (!props.operatorProvisioningUrl && [...routes, ...queues].some((owner) => owner.access.operatorProvisioning)) {
+      Annotations.of(this).addWarningV2(
+        'sim-service:operatorProvisioningUrl',
+        "No operatorProvisioningUrl: a new SIM action answers 503 operator_not_configured. Deploy with -c operatorProvisioningUrl=https://... (the operator's provisioning API, docs/operator-provisioning-api.md) and set the OPERATOR_PROVISIONING_SECRET secret.",
+      );
+    }
 
     addStackOutputs(this);
   }

@@ -21,6 +21,7 @@ import { esbuildMultiBuildOptions, functionBundling, sideModuleBuildOptions, sid
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { schedules } from '../shared/topology/schedules';
 import { topicConsumers } from '../shared/topology/topics';
 import { repositoryRoot } from './handler-loader';
 
@@ -46,6 +47,7 @@ export const stackFunctions = (): BundleTarget[] => [
   ...queueDefinitions.map((queue) => ({ name: queue.consumer.name, handler: queue.consumer.handler })),
   ...streamConsumers.map((consumer) => ({ name: consumer.name, handler: consumer.handler })),
   ...topicConsumers.map((topic) => ({ name: topic.consumer.name, handler: topic.consumer.handler })),
+  ...schedules.map((schedule) => ({ name: schedule.name, handler: schedule.handler })),
 ];
 
 /** The default bundle folder: one per repository checkout (its path hashed), under the OS temporary directory. */

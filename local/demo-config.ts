@@ -9,6 +9,7 @@ export const demoSecrets = {
   SMS_RECEIPT_SECRET: 'smsreceipt_demo_9Ab4Cd7Ef2Gh',
   CALLBACK_SIGNING_SECRET: 'callbacksign_demo_6Tr3Ws8Qz1Xy',
   WEBHOOK_SECRETS_KEY: 'webhooksecrets_demo_4Kp9Lw2Zr7Qs',
+  OPERATOR_PROVISIONING_SECRET: 'operatorprovisioning_demo_8Vn3Hs5Qx2Jd',
 } as const;
 
 /** AWS settings of every local runtime: a fixed region and dummy credentials (no AWS account). */

@@ -1,6 +1,7 @@
 import { queueDefinitions } from '../shared/topology/queues';
 import type { QueueName } from '../shared/topology/routes';
 import { awsSmsMount, demoAwsSms } from './aws-sms-emulator';
+import { operatorMount } from './operator-emulator';
 import { demoSecrets, localAwsEnv } from './demo-config';
 import type { LocalPayments } from './runtime-types';
 import type { QueueUrls } from './sqs-local';
@@ -35,7 +36,8 @@ export interface HandlerEnvironmentParts {
  * The environment handed to the handlers, the only place where a value for the table, region
  * or queues is chosen for them, and the payment processor it sets up (LOCAL-CONTRACT.md):
  * the local AWS settings, the table, endpoints and queue URLs, the demo secrets, the SMS
- * stand-ins, then whatever was given; the callback hosts, trusted CAs and outbox always
+ * stand-ins and the operator emulator, then whatever was given (OPERATOR_PROVISIONING_URL `none`:
+ * no operator); the callback hosts, trusted CAs and outbox always
  * include the runtime's own. With the Stripe emulator its key and API base are set; with
  * STRIPE_SECRET_KEY `none` neither is.
  */
@@ -55,12 +57,16 @@ export const handlerEnvironment = (parts: HandlerEnvironmentParts): { env: Recor
     SMS_ORIGINATION_IDENTITY: demoAwsSms.originationIdentity,
     SMS_CONFIGURATION_SET: demoAwsSms.configurationSet,
     AWS_SMS_ENDPOINT: `${parts.baseUrl}${awsSmsMount}`,
+    // SIM actions (issue #33): the embedded operator emulator unless OPERATOR_PROVISIONING_URL is given.
+    OPERATOR_PROVISIONING_URL: `${parts.baseUrl}${operatorMount}`,
     ...given,
     CALLBACK_ALLOWED_HOSTS: [given.CALLBACK_ALLOWED_HOSTS, parts.inboxOrigin].filter(Boolean).join(','),
     LOCAL_WEBHOOK_INBOX_URL: `https://${parts.inboxOrigin}/`,
     NODE_EXTRA_CA_CERTS: parts.trustedCaFile,
     ...(parts.outboxDir === undefined ? {} : { EMAIL_OUTBOX_DIR: parts.outboxDir }),
   };
+  // `none`: no operator, as deployed without one (a new SIM action answers 503 operator_not_configured).
+  if (env.OPERATOR_PROVISIONING_URL === 'none' || env.OPERATOR_PROVISIONING_URL === '') delete env.OPERATOR_PROVISIONING_URL;
   let payments: LocalPayments;
   if (parts.emulator) {
     payments = { mode: 'emulator', emulator: parts.emulator, apiBase: `${parts.baseUrl}/_local/stripe` };

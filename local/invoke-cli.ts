@@ -19,6 +19,7 @@ import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
 import { topicConsumers } from '../shared/topology/topics';
+import { schedules } from '../shared/topology/schedules';
 import { forwardedEnv, readSeed, UsageError } from './cli-options';
 import { assertJavaPresent } from './dynamodb-local';
 import { withFreshStripeSignature } from './event-fixtures';
@@ -29,10 +30,10 @@ import { startLocalRuntime, type LocalRuntime } from './runtime';
 const usage =
   'Usage: npm run -s invoke -- NAME EVENT_FILE [--keep-signature]   (e.g. npm run -s invoke -- default-fallback events/default-fallback.json)';
 
-/** Every invocable function: routes, queue consumers and stream consumers, by name. */
 /** The Stripe webhook's path in the route table. */
 const stripeWebhookPath = '/api/v1/webhooks/stripe';
 
+/** Every invocable function: routes, queue, stream and topic consumers, scheduled functions, by name. */
 const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> => {
   const functions = new Map<string, LocalFunction & { handler: string }>();
   for (const route of allRoutes()) {
@@ -46,6 +47,9 @@ const invocableFunctions = (): Map<string, LocalFunction & { handler: string }> 
   }
   for (const topic of topicConsumers) {
     functions.set(topic.consumer.name, { name: topic.consumer.name, handler: topic.consumer.handler, timeoutSeconds: topic.timeoutSeconds });
+  }
+  for (const schedule of schedules) {
+    functions.set(schedule.name, { name: schedule.name, handler: schedule.handler, timeoutSeconds: schedule.timeoutSeconds });
   }
   return functions;
 };

@@ -6,6 +6,7 @@ import { awsSmsMount, type AwsSmsEmulator } from './aws-sms-emulator';
 import type { DeveloperConsole } from './console';
 import { consolePath as developerConsolePath } from './console/page';
 import { feedHandler, feedMount } from './feed-endpoint';
+import { operatorMount, type OperatorEmulator } from './operator-emulator';
 import type { LocalMount } from './gateway';
 import { referenceMounts, type ReferenceCredentials } from './reference-page';
 import { simChangesHandler, simChangesMount } from './sim-changes';
@@ -20,6 +21,8 @@ export interface RuntimeMountParts {
   /** The Stripe emulator, when payments go to it. */
   emulator?: StripeEmulator;
   awsSms: AwsSmsEmulator;
+  /** The operator emulator (issue #33). */
+  operator: OperatorEmulator;
   db: DynamoDBDocumentClient;
   tableName: string;
   sqs: SQSClient;
@@ -33,7 +36,7 @@ export interface RuntimeMountParts {
 /**
  * The gateway's local mounts under `/_local`: the developer console, the API reference, the
  * Stripe emulator (when in use), the AWS End User Messaging SMS emulator, the SIM changes, the
- * operator feed, and where the admin CLI finds this runtime's table and queues.
+ * operator feed, the operator emulator, and where the admin CLI finds this runtime's table and queues.
  */
 export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMount> => ({
   [developerConsolePath]: parts.developerConsole.handle,
@@ -47,4 +50,6 @@ export const runtimeMounts = (parts: RuntimeMountParts): Record<string, LocalMou
   // Issue #36: npm run admin with no flags reaches this runtime.
   [adminDiscoveryMount]: adminDiscoveryHandler(() => parts),
   [feedMount]: feedHandler(() => ({ sqs: parts.sqs, queueUrl: parts.queues['operator-feed'].url, db: parts.db, tableName: parts.tableName })),
+  // Issue #33: the operator's provisioning API, whose confirmations come back through the feed.
+  [operatorMount]: parts.operator.handle,
 });

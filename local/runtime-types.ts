@@ -12,6 +12,8 @@ import type { StreamFailureQueueUrls } from './stream-failure-queues';
 import type { StripeEmulator } from './stripe-emulator';
 import type { LocalTopics } from './topics';
 import type { WebhookInbox } from './webhook-inbox';
+import type { OperatorEmulator } from './operator-emulator';
+import type { ScheduleRunner } from './schedule-runner';
 
 /** Options of startLocalRuntime. */
 export interface LocalRuntimeOptions {
@@ -100,6 +102,13 @@ export interface LocalRuntime {
    * (local/aws-sms-emulator.ts): the handlers' AWS_SMS_ENDPOINT unless one is given.
    */
   awsSms: AwsSmsEmulator;
+  /**
+   * The operator emulator under `{base}/_local/operator/` (local/operator-emulator.ts, issue #33):
+   * the handlers' OPERATOR_PROVISIONING_URL unless one is given.
+   */
+  operator: OperatorEmulator;
+  /** The scheduled functions (shared/topology/schedules.ts), run every minute; `runNow()` for tests. */
+  schedules: ScheduleRunner;
   /** The SNS topics (local/topics.ts): their consumers' dead-letter queues, and `settled()` for tests. */
   topics: LocalTopics;
   /** The HTTPS webhook inbox (local/webhook-inbox.ts): a callback_url that works with no setup. */

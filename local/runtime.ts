@@ -32,6 +32,10 @@ import { createStripeEmulator } from './stripe-emulator';
 import { startLocalTopics } from './topics';
 import { writeTrustedCaFile } from './trusted-ca-file';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
+import { queueFeedText } from './feed-endpoint';
+import { createOperatorEmulator, operatorSettingsFromEnv } from './operator-emulator';
+import { startSchedules } from './schedule-runner';
+import { schedules } from '../shared/topology/schedules';
 
 export type { LocalRuntime, LocalRuntimeOptions } from './runtime-types';
 
@@ -112,6 +116,17 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       baseUrl: () => baseUrl,
       streamFailures: () => readStreamFailures(sqsEndpoint, streamFailureQueues),
     });
+    // The operator emulator (issue #33): its signing secret is the handlers' (known once their environment is).
+    let operatorSecret: string | undefined;
+    const operator = createOperatorEmulator({
+      secret: () => operatorSecret,
+      sendFeed: async (line) => {
+        await queueFeedText({ sqs, queueUrl: queues['operator-feed'].url, db: documents, tableName }, line);
+      },
+      ...operatorSettingsFromEnv({ ...process.env, ...given }),
+      quiet: options.quiet,
+    });
+    cleanups.add(() => operator.stop());
     // Put back after the gateway has stopped (cleanups run last first).
     const processEnvironment = reserveHandlerEnvironment(cleanups);
     const gateway = await startGateway({
@@ -122,6 +137,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         referenceCredentials: () => referenceCredentials,
         emulator,
         awsSms,
+        operator,
         db: documents,
         tableName,
         sqs,
@@ -176,6 +192,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       given,
     });
     webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+    operatorSecret = env.OPERATOR_PROVISIONING_SECRET;
     if (options.prefillReferenceCredentials) {
       const demo = demoCredentials(options.seed);
       referenceCredentials = {
@@ -191,6 +208,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       { sqs, queues, streamFailureQueues, dynamo, dynamodbEndpoint, tableName, retryDelaySeconds: options.retryDelaySeconds, quiet: options.quiet },
       cleanups,
     );
+    // The scheduled functions (issue #33: the SIM actions' timeout), every minute.
+    const scheduled = startSchedules(schedules);
+    cleanups.add(() => scheduled.stop());
 
     return {
       baseUrl: gateway.baseUrl,
@@ -199,6 +219,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
       streamFailureQueues,
       smsSimulatorUrl: simulator.url,
       awsSms,
+      operator,
+      schedules: scheduled,
       topics,
       inbox,
       consoleUrl: `${gateway.baseUrl}${developerConsolePath}/`,

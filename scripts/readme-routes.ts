@@ -1,6 +1,6 @@
 /**
  * Renders the README's route table from shared/topology/routes.ts, the queue definitions, the
- * stream consumers and the topic consumers, so the
+ * stream consumers, the topic consumers and the schedules, so the
  * README never disagrees with what the stack deploys. `npm run docs` rewrites the block
  * between the markers; test/platform/readme.test.ts fails when it is stale.
  */
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { allRoutes } from '../shared/topology/routes';
 import { queueDefinitions } from '../shared/topology/queues';
 import { streamConsumers } from '../shared/topology/streams';
+import { schedules } from '../shared/topology/schedules';
 import { topicConsumers } from '../shared/topology/topics';
 
 /** The markers around the generated block in README.md. */
@@ -36,6 +37,10 @@ export const renderRouteTable = (): string => {
     (topic) =>
       `| SNS | \`${topic.topic}\` topic (deployed with ${features[topic.feature]}; ${topic.retryAttempts} retries, then a DLQ) | \`${topic.consumer.handler}\` | consumer | no | ${access(topic.access.table, topic.access.sendsTo, topic.access.secrets)} |`,
   );
+  const scheduled = schedules.map(
+    (schedule) =>
+      `| SCHEDULE | every ${schedule.everyMinutes} minutes (EventBridge; locally every minute) | \`${schedule.handler}\` | scheduled | no | ${access(schedule.access.table, schedule.access.sendsTo, schedule.access.secrets)} |`,
+  );
   return [
     markers.start,
     '| Method | Path | Handler | Area | JSON body | Access (least privilege) |',
@@ -44,6 +49,7 @@ export const renderRouteTable = (): string => {
     ...consumers,
     ...streams,
     ...topics,
+    ...scheduled,
     markers.end,
   ].join('\n');
 };

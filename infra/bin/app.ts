@@ -25,6 +25,10 @@ const smsOriginationIdentity = app.node.tryGetContext('smsOriginationIdentity') 
 const smsTwoWay = String(app.node.tryGetContext('smsTwoWay') ?? 'false') === 'true';
 const smsPhoneNumberId = app.node.tryGetContext('smsPhoneNumberId') as string | undefined;
 const feedPrincipalArn = app.node.tryGetContext('feedPrincipalArn') as string | undefined;
+const operatorProvisioningUrl = app.node.tryGetContext('operatorProvisioningUrl') as string | undefined;
+if (operatorProvisioningUrl !== undefined && !/^https:\/\/[^\s/]+/.test(operatorProvisioningUrl)) {
+  throw new Error(`operatorProvisioningUrl must be an https:// URL (the operator's provisioning API), not ${operatorProvisioningUrl}`);
+}
 if (feedPrincipalArn !== undefined && !/^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/.test(feedPrincipalArn)) {
   throw new Error(`feedPrincipalArn must be the ARN of an IAM role or user (arn:aws:iam::123456789012:role/operator-feed), not ${feedPrincipalArn}`);
 }
@@ -46,6 +50,7 @@ new ServiceStack(app, `SimCheckoutService-${stage}`, {
   smsTwoWay,
   smsPhoneNumberId,
   feedPrincipalArn,
+  operatorProvisioningUrl,
   description: `SIM developer API and storefront checkout (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   // The stack's own tags (CloudFormation passes them on to what it creates): with the

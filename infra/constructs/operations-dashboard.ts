@@ -148,6 +148,11 @@ export class OperationsDashboard extends Construct {
       // The table's stream consumers (issue #31): records they could not process, set aside on their failure queues.
       graph('Stream records set aside by consumer', [searchOf(metrics, 'StreamRecordsSetAside')], [], 24),
     ]);
+    rows.push([
+      // SIM actions (issue #33): the operator's answers, and how actions ended.
+      graph("Operator's provisioning API: answers by outcome", [searchOf(metrics, 'OperatorRequests')], [], 12),
+      graph('SIM actions ended by outcome', [searchOf(metrics, 'SimActionsEnded')], [], 12),
+    ]);
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName, widgets: rows });
   }

@@ -135,6 +135,17 @@ const plausibleOf = (route: RouteDefinition, context: NamesContext, serial: numb
         },
         signature: 'stripe',
       };
+    case 'request-sim-action':
+      return {
+        ...get({ sim: String(context.simIds[0]) }),
+        method: 'POST',
+        headers: [...developer, ['Idempotency-Key', `names-${serial}-${nowSeconds}`]],
+        body: { action: 'suspend', reason: 'names test [silent]' },
+      };
+    case 'list-sim-actions':
+      return get({ sim: String(context.simIds[0]) }, ['page', 'page_size']);
+    case 'get-sim-action':
+      return get({ sim: iccid, action_id: `act_${'0'.repeat(28)}` });
     case 'create-webhook':
       return { ...get(), method: 'POST', body: { url: 'https://1.1.1.1/hook', events: ['line.activated'], description: 'names test' } };
     case 'list-webhooks':

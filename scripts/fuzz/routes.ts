@@ -333,6 +333,36 @@ const webhookItem =
     };
   };
 
+/** An action id segment (issue #33): well-formed (unknown), malformed, or odd text. */
+const actionId = (rng: Rng): string =>
+  rng.weighted<() => string>([
+    [3, () => `act_${Array.from({ length: 28 }, () => rng.pick([...'0123456789abcdef'])).join('')}`],
+    [1, () => rng.pick(['act_', 'act_XYZ', 'constructor', `act_${'0'.repeat(2_100)}`])],
+    [1, () => urlText(rng, oddString(rng))],
+  ])();
+
+/** A SIM segment of the action routes: an id, an ICCID, or odd text (segment's mix). */
+const actionSim = (rng: Rng, context: RouteInput['context']): string =>
+  rng.chance(0.5) ? segment(rng, context.simIds.map(String)) : segment(rng, context.iccids);
+
+/** POST /developer/api/sims/{sim}/actions/ (issue #33): plausible actions, odd bodies, an Idempotency-Key now and then. */
+const requestSimAction = (input: RouteInput): RouteRequest => {
+  const { rng, context } = input;
+  const method = methodFor(rng, 'POST');
+  const plausible: Record<string, unknown> = { action: rng.pick(['activate', 'suspend', 'resume', 'terminate', 'reboot', 'constructor', '']) };
+  if (rng.chance(0.5)) plausible.reason = rng.pick(['fuzz [silent]', 'r'.repeat(201), oddString(rng)]);
+  if (rng.chance(0.2)) plausible.confirm = rng.pick([...context.iccids, 'x']);
+  const { headers, body, mutated } = withBody(rng, developerAuth(rng, context), plausible);
+  if (rng.chance(0.2)) headers.push(['Idempotency-Key', rng.pick(['fuzz-key', 'two words', 'k'.repeat(300)])]);
+  return {
+    label: `request-sim-action: ${method !== 'POST' ? `method ${method}` : mutated ? 'body mutated' : 'body'}`,
+    method,
+    target: pathVariant(rng, `/developer/api/sims/${actionSim(rng, context)}/actions/`),
+    headers,
+    body,
+  };
+};
+
 /** The route generators with their weights. */
 export const routeGenerators: ReadonlyArray<readonly [number, (input: RouteInput) => RouteRequest]> = [
   [9, listSims],
@@ -351,4 +381,7 @@ export const routeGenerators: ReadonlyArray<readonly [number, (input: RouteInput
   [4, webhookItem('delete-webhook', '', 'DELETE')],
   [4, webhookItem('rotate-webhook-secret', 'rotate-secret/', 'POST')],
   [4, webhookItem('list-webhook-deliveries', 'deliveries/', 'GET')],
+  [5, requestSimAction],
+  [3, (input) => developerGet(input, 'list-sim-actions', `/developer/api/sims/${actionSim(input.rng, input.context)}/actions/`, { page: ['1', '0', '2', 'x'], page_size: ['1', '100', '101'] })],
+  [3, (input) => developerGet(input, 'get-sim-action', `/developer/api/sims/${actionSim(input.rng, input.context)}/actions/${actionId(input.rng)}/`, {})],
 ];

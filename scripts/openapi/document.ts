@@ -12,13 +12,18 @@ import {
   smsSubmissionSchema,
 } from '../../shared/sms/sms-schema';
 import { smsBodySchema } from '../../shared/sms/submission';
+import { SimActionFailure, SimActionList, SimActionObject, SimActionRequest } from '../../shared/sim-actions/schemas';
 import { routes, type RouteDefinition } from '../../shared/topology/routes';
 import {
+  ActionCompletedEvent,
+  ActionFailedEvent,
   IdentityRotatedData,
   IdentityRotatedEvent,
   IdentityVerifiedData,
   IdentityVerifiedEvent,
   LineActivatedEvent,
+  LineCancelledEvent,
+  LineResumedEvent,
   LineSuspendedEvent,
   SmsReceivedData,
   SmsReceivedEvent,
@@ -74,6 +79,8 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   WebhookDeliveryList,
   LineActivatedEvent,
   LineSuspendedEvent,
+  LineResumedEvent,
+  LineCancelledEvent,
   UsageUpdatedEvent,
   UsageUpdatedData,
   IdentityRotatedEvent,
@@ -82,6 +89,12 @@ export const namedSchemas: Record<string, v.GenericSchema> = {
   IdentityVerifiedData,
   SmsReceivedEvent,
   SmsReceivedData,
+  ActionCompletedEvent,
+  ActionFailedEvent,
+  SimAction: SimActionObject,
+  SimActionFailure,
+  SimActionRequest,
+  SimActionList,
 };
 
 /** Which authentication and shared answers an operation gets. */

@@ -144,6 +144,18 @@ export const errorCodes = {
     'The customer has 10 subscriptions already (our code)',
     'This customer has 10 webhook subscriptions, the most allowed; delete one first.',
   ),
+  // SIM actions (issue #33; docs/sim-actions.md "Error codes").
+  invalid_action: code(
+    400,
+    'The body is not {action, reason?, confirm?}: an action not in the list, a reason over 200 characters, a field of another type or an unknown field (our code)',
+    'action must be one of activate, suspend, resume, terminate.',
+  ),
+  confirmation_required: code(400, "terminate without confirm, or confirm not the SIM's ICCID (our code)", 'terminate needs "confirm": "<the SIM\'s ICCID>" in the body.'),
+  sim_action_invalid_request: code(400, 'A malformed Idempotency-Key header', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', 'invalid_request'),
+  admin_role_required: code(403, 'terminate by a user without the admin role (our code)', 'Terminating a SIM needs a user with the admin role.'),
+  invalid_transition: code(409, "The action is not allowed from the SIM's status, which the detail names (our code)", 'SIM 1001 is suspended: suspend is allowed from active, trial.'),
+  action_pending: code(409, 'The SIM has a pending action already: at most one at a time (our code)', 'SIM 1001 has a pending action (act_019a7f3c2b1d8e4f6a0b2c9d7e5f): ask again once it has completed or failed.'),
+  operator_not_configured: code(503, "No operator's provisioning system in this environment (OPERATOR_PROVISIONING_URL unset; our code)", "The operator's provisioning system is not configured in this environment: SIM actions are not available."),
   // Any operation.
   payload_too_large: code(413, 'The body is over 10 MB (API Gateway)', 'The request body exceeds the maximum of 10485760 bytes.'),
   rate_limited: code(429, "The stage's throttling (API Gateway)", 'Too many requests; retry later.'),

@@ -1,10 +1,11 @@
 import type * as v from 'valibot';
-import { idempotencyKeyPattern } from '../../shared/checkout/validate';
+import { idempotencyKeyPattern } from '../../shared/idempotency/idempotency';
 import { listSimsQuerySchema } from '../../shared/sims/list-query';
 import { iccidParameterSchema, simIdParameterSchema } from '../../shared/sims/sim-schema';
 import { checkoutExamples } from '../../local/checkout-examples';
 import { messageIdParameterSchema } from '../../shared/sms/sms-schema';
 import { WebhookIdParameter } from '../../shared/webhooks/schemas';
+import { actionIdParameterSchema, simParameterSchema, simActionsQuerySchema } from '../../shared/sim-actions/schemas';
 import type { ErrorCodeName } from './error-codes';
 import { idempotentReplayedHeader, type HeaderObject } from './headers';
 
@@ -24,7 +25,12 @@ export const tags = [
   {
     name: 'Webhooks',
     description:
-      "Area A: subscribe an HTTPS URL of the key's customer to lifecycle events (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, the default set, and sms.received: the webhooks of the same names), read the subscriptions and their recent delivery attempts, rotate the signing secret, delete (docs/webhooks.md). The signing secret is shown only in the answers of create and rotate-secret.",
+      "Area A: subscribe an HTTPS URL of the key's customer to lifecycle events (line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, the default set, and sms.received: the webhooks of the same names), read the subscriptions and their recent delivery attempts, rotate the signing secret, delete (docs/webhooks.md). The signing secret is shown only in the answers of create and rotate-secret.",
+  },
+  {
+    name: 'SIM actions',
+    description:
+      "Area A: ask the operator to activate, suspend, resume or terminate a SIM, and follow the action until the operator confirms it (docs/sim-actions.md). Needs the API key scope sims:manage; terminate also a user with the admin role. The outcome also comes as the webhooks action.completed and action.failed.",
   },
   { name: 'Checkout', description: 'Area B: price a cart, hold stock and create a payment intent (SPEC.md B1, B2, B3).' },
   {
@@ -142,10 +148,85 @@ const exampleSubscription = {
   created_at: '2026-11-25T12:00:00.123+00:00',
 };
 
+const simActionParameter = { sim: { name: 'sim', schema: simParameterSchema, example: '1001' } };
+
+const exampleAction = {
+  action_id: 'act_019a7f3c2b1d8e4f6a0b2c9d7e5f',
+  sim: 1001,
+  iccid: '8944500000000001001',
+  action: 'suspend',
+  status: 'pending',
+  reason: 'reported stolen',
+  requested_at: '2026-11-25T11:59:58.120+00:00',
+  completed_at: null,
+  failure: null,
+};
+
+const actionIdempotencyKey: ParameterSpec = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'Makes the request safe to retry for 24 hours, as on the checkouts: the same key and body for the same SIM (within the key\'s customer group) get the first 202 again (with Idempotent-Replayed: true); the same key with another body is 409 idempotency_key_reused. 1 to 255 visible ASCII characters (else 400 invalid_request).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: idempotencyKeyPattern.source },
+  example: 'suspend-1001-7f3a',
+};
+
 const webhookIdParameter = { webhook: { name: 'webhook_id', schema: WebhookIdParameter, example: exampleSubscription.id } };
 
 /** The operations, by route name. */
 export const operations: Record<string, OperationSpec> = {
+  'request-sim-action': {
+    tag: 'SIM actions',
+    summary: 'Ask for a SIM action',
+    description:
+      "Asks the operator's provisioning system to activate (from stock, dispatched, trial or inactive), suspend (from active or trial), resume (from suspended) or terminate (from any status but cancelled; with \"confirm\": the SIM's ICCID, by a user with the admin role) the SIM. 202 with the action pending: it completes when the operator's feed brings the SIM to the status asked for, or fails (rejected_by_operator, operator_timeout after 24 hours, superseded by another status); follow it with GET .../actions/{action_id}/ or the webhooks action.completed and action.failed. At most one pending action per SIM (409 action_pending). Checked in this order: the body (invalid_json, invalid_action), the Idempotency-Key header (invalid_request), the SIM (404), operator_not_configured, then admin_role_required, confirmation_required, invalid_transition and action_pending. Needs the API key scope sims:manage.",
+    pathParameters: simActionParameter,
+    headers: [actionIdempotencyKey],
+    requestBody: { schema: 'SimActionRequest', example: { action: 'suspend', reason: 'reported stolen' } },
+    success: { status: 202, description: 'Asked for: the action, pending.', schema: 'SimAction', example: exampleAction, headers: idempotentReplayedHeader },
+    errors: [
+      'insufficient_scope',
+      'invalid_json',
+      'invalid_action',
+      'sim_action_invalid_request',
+      'confirmation_required',
+      'admin_role_required',
+      'not_found',
+      'invalid_transition',
+      'action_pending',
+      'idempotency_key_reused',
+      'idempotency_request_in_progress',
+      'operator_not_configured',
+    ],
+    takesBody: true,
+  },
+  'list-sim-actions': {
+    tag: 'SIM actions',
+    summary: "List a SIM's actions",
+    description: "The SIM's actions, newest first, paged as the SIM list is (page, page_size; count and total_pages). Needs the API key scope sims:manage.",
+    pathParameters: simActionParameter,
+    query: simActionsQuerySchema,
+    success: {
+      status: 200,
+      description: "A page of the SIM's actions.",
+      schema: 'SimActionList',
+      example: { count: 1, page: 1, page_size: 25, total_pages: 1, results: [exampleAction] },
+    },
+    errors: ['insufficient_scope', 'invalid_page', 'invalid_page_size', 'not_found'],
+    takesBody: false,
+  },
+  'get-sim-action': {
+    tag: 'SIM actions',
+    summary: 'Get a SIM action',
+    description: "One action of the SIM. Another SIM's action, or anything that is not an action id, is 404 not_found. Needs the API key scope sims:manage.",
+    pathParameters: {
+      ...simActionParameter,
+      action_id: { name: 'action_id', schema: actionIdParameterSchema, example: exampleAction.action_id },
+    },
+    success: { status: 200, description: 'The action.', schema: 'SimAction', example: { ...exampleAction, status: 'completed', completed_at: '2026-11-25T12:00:00.412+00:00' } },
+    errors: ['insufficient_scope', 'not_found'],
+    takesBody: false,
+  },
   'list-sims': {
     tag: 'SIMs',
     summary: 'List SIMs',

@@ -62,7 +62,7 @@ export const deliveryReceiptWebhook = {
 };
 
 /** A SIM object as a line event's `data` carries it (the SIM as A2 answers it to the subscriber's key). */
-const exampleSim = (status: 'active' | 'suspended', updatedAt: string) => ({
+const exampleSim = (status: 'active' | 'suspended' | 'cancelled', updatedAt: string) => ({
   id: 1001,
   iccid: '8944500000000001001',
   msisdn: '447700900001',
@@ -83,7 +83,7 @@ const lifecycleEvents: { type: EventType; operationId: string; summary: string; 
     type: 'line.activated',
     operationId: 'lineActivated',
     summary: 'line.activated: a SIM became active',
-    when: "A SIM's status became `active` (a SIM written as active, or changed to it). `data` is the SIM object exactly as A2 returns it to the subscriber's key (`group` relative to the subscriber).",
+    when: "A SIM's status became `active` (a SIM written as active, or changed to it, from any status; from `suspended` the change makes line.resumed too). `data` is the SIM object exactly as A2 returns it to the subscriber's key (`group` relative to the subscriber).",
     schema: 'LineActivatedEvent',
     data: exampleSim('active', '2026-11-25T12:00:00+00:00'),
     id: 'evt_0b6e2f3c9a1d4e5f8a7b6c5d4e3f2a1b',
@@ -96,6 +96,24 @@ const lifecycleEvents: { type: EventType; operationId: string; summary: string; 
     schema: 'LineSuspendedEvent',
     data: exampleSim('suspended', '2026-11-25T12:00:00+00:00'),
     id: 'evt_9161cfe9971fe134c479c5692590329a',
+  },
+  {
+    type: 'line.resumed',
+    operationId: 'lineResumed',
+    summary: 'line.resumed: a suspended SIM was made active again',
+    when: "A SIM's status went from `suspended` to `active` (issue #33: a resume action completed, or any writer). The change also makes line.activated, as every change to active does: subscribe to line.resumed to tell resumes apart. `data` is the SIM object exactly as A2 returns it to the subscriber's key.",
+    schema: 'LineResumedEvent',
+    data: exampleSim('active', '2026-11-25T12:00:00+00:00'),
+    id: 'evt_1f3e5d7c9b0a2e4d6c8b0a1f3e5d7c9b',
+  },
+  {
+    type: 'line.cancelled',
+    operationId: 'lineCancelled',
+    summary: 'line.cancelled: a SIM was terminated',
+    when: "A SIM's status became `cancelled` (issue #33: a terminate action completed, or any writer). `data` is the SIM object exactly as A2 returns it to the subscriber's key.",
+    schema: 'LineCancelledEvent',
+    data: exampleSim('cancelled', '2026-11-25T12:00:00+00:00'),
+    id: 'evt_8d6b4f2e0c9a7b5d3f1e0c8a6b4d2f0e',
   },
   {
     type: 'usage.updated',
@@ -127,6 +145,44 @@ const lifecycleEvents: { type: EventType; operationId: string; summary: string; 
     schema: 'IdentityVerifiedEvent',
     data: { kind: 'bearer_token', prefix: 'a41d09e6c3f2', user: 'u-ada', action: 'verified' },
     id: 'evt_2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0d',
+  },
+  {
+    type: 'action.completed',
+    operationId: 'actionCompleted',
+    summary: 'action.completed: a SIM action completed',
+    when: "A SIM action (issue #33; `POST /developer/api/sims/{sim}/actions/`) completed: the operator confirmed it and the SIM has the status it asked for. `data` is the action as its routes answer it. The status change itself makes its line event (line.activated, line.suspended, line.resumed or line.cancelled).",
+    schema: 'ActionCompletedEvent',
+    data: {
+      action_id: 'act_019a7f3c2b1d8e4f6a0b2c9d7e5f',
+      sim: 1001,
+      iccid: '8944500000000001001',
+      action: 'suspend',
+      status: 'completed',
+      reason: 'reported stolen',
+      requested_at: '2026-11-25T11:59:58.120+00:00',
+      completed_at: '2026-11-25T12:00:00.412+00:00',
+      failure: null,
+    },
+    id: 'evt_6c4a2e0f8d6b4a2c0e8f6d4b2a0c8e6f',
+  },
+  {
+    type: 'action.failed',
+    operationId: 'actionFailed',
+    summary: 'action.failed: a SIM action failed',
+    when: 'A SIM action failed: `failure.code` is `rejected_by_operator` (its `detail` the operator\'s reason), `operator_timeout` (no confirmation within 24 hours) or `superseded` (a record of the operator set another status first). `data` is the action as its routes answer it.',
+    schema: 'ActionFailedEvent',
+    data: {
+      action_id: 'act_019a7f3c2b1d8e4f6a0b2c9d7e5f',
+      sim: 1001,
+      iccid: '8944500000000001001',
+      action: 'suspend',
+      status: 'failed',
+      reason: 'reported stolen',
+      requested_at: '2026-11-25T11:59:58.120+00:00',
+      completed_at: '2026-11-25T12:00:01.001+00:00',
+      failure: { code: 'rejected_by_operator', detail: 'SIM is under a legal hold' },
+    },
+    id: 'evt_0e2c4a6f8b0d2e4a6c8f0b2d4e6a8c0f',
   },
   {
     type: 'sms.received',

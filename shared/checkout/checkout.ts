@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error';
 import { readCheckoutItems } from './catalog';
 import type { CheckoutDeps } from './deps';
 import { checkCategoryRules, checkTopupDevices } from './esim-rules';
-import { withIdempotency, type StoredResponse } from './idempotency';
+import { validateIdempotencyKey, withIdempotency, type StoredResponse } from '../idempotency/idempotency';
 import { formatPence } from './money';
 import { attachPaymentIntent, markOrderFailed, putOrder } from './orders';
 import { checkTopupPlans, priceCart, subtotalPence, type PricedLine } from './pricing';
@@ -15,7 +15,6 @@ import { checkoutInputs, type CheckoutInput } from './requests';
 import type { CheckoutResponseBody } from './response-schema';
 import { holdStock, releaseStock } from './stock-holds';
 import type { TaxCalculator, TaxResult } from './tax';
-import { validateIdempotencyKey } from './validate';
 
 /** The 201 body of every checkout (spec "Checkout response"): the type of checkoutResponseSchema (./response-schema.ts). */
 export type { CheckoutResponseBody } from './response-schema';

@@ -72,17 +72,3 @@ export const validateBody = <TSchema extends v.GenericSchema>(schema: TSchema, b
   return validateWith(schema, body, checkoutAnswers);
 };
 
-/** Visible ASCII, 1 to 255 characters: what an Idempotency-Key header may hold. */
-export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
-
-/**
- * The optional Idempotency-Key header: absent is fine; present, it must be 1 to 255 visible
- * ASCII characters (400 invalid_request otherwise).
- */
-export const validateIdempotencyKey = (value: string | undefined): string | undefined => {
-  if (value === undefined) return undefined;
-  if (!idempotencyKeyPattern.test(value)) {
-    throw new ApiError(400, 'invalid_request', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
-  }
-  return value;
-};

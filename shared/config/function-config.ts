@@ -133,7 +133,7 @@ const webhookRoute = { ...developerRoute, ...callbackVariables };
 
 /**
  * The waits between webhook delivery attempts (issue #15: exponential backoff over about a
- * day): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after attempts 1 to 6 (shared/webhooks/retry-schedule.ts).
+ * day): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after attempts 1 to 6 (shared/queues/retry-schedule.ts).
  */
 export const defaultRetryScheduleSeconds = [60, 300, 1800, 7200, 21_600, 43_200];
 
@@ -148,6 +148,16 @@ const deliveryQueueUrl = required('WEBHOOK_DELIVERY_QUEUE_URL', text);
 const lifecycleFailureQueueUrl = required('LIFECYCLE_FAILURE_QUEUE_URL', text);
 /** SIM_LISTS_FAILURE_QUEUE_URL: the failure queue of maintain-sim-lists (as above). */
 const simListsFailureQueueUrl = required('SIM_LISTS_FAILURE_QUEUE_URL', text);
+
+/**
+ * OPERATOR_PROVISIONING_URL (issue #33): the operator's provisioning API
+ * (docs/operator-provisioning-api.md). Unset deployed: no operator, and a new SIM action answers
+ * 503 operator_not_configured; the local runtime sets its emulator's when none is given.
+ */
+const operatorProvisioningUrl = optional('OPERATOR_PROVISIONING_URL', url);
+
+/** The waits between attempts at the operator's provisioning API (shared/sim-actions/send-action.ts). */
+export const defaultOperatorRetryScheduleSeconds = [10, 30, 60, 300, 900, 1800, 3600];
 
 /** Every function's configuration, by function name (route and queue consumer names). */
 export const functionConfigs = {
@@ -194,6 +204,24 @@ export const functionConfigs = {
     callbackQueueUrl: required('CALLBACK_QUEUE_URL', text),
   },
   'receive-inbound-sms': tableVariables,
+  'request-sim-action': {
+    ...developerRoute,
+    operatorProvisioningUrl,
+    /** OPERATOR_ACTION_QUEUE_URL: where new actions go for the operator (text, as CALLBACK_QUEUE_URL). */
+    operatorActionQueueUrl: required('OPERATOR_ACTION_QUEUE_URL', text),
+  },
+  'list-sim-actions': developerRoute,
+  'get-sim-action': developerRoute,
+  'send-sim-action': {
+    ...tableVariables,
+    ...outboundVariables,
+    operatorProvisioningUrl,
+    /** OPERATOR_ACTION_QUEUE_URL: its own queue, whose messages it hides to schedule retries. */
+    operatorActionQueueUrl: required('OPERATOR_ACTION_QUEUE_URL', text),
+    /** OPERATOR_RETRY_SCHEDULE_SECONDS: waits between attempts (a shorter list repeats its last step). */
+    retrySchedule: withDefault('OPERATOR_RETRY_SCHEDULE_SECONDS', wholeSecondsList, defaultOperatorRetryScheduleSeconds),
+  },
+  'expire-sim-actions': tableVariables,
   'deliver-webhook': {
     ...tableVariables,
     ...outboundVariables,
@@ -203,7 +231,7 @@ export const functionConfigs = {
     connectTimeoutMs: withDefault('CALLBACK_CONNECT_TIMEOUT_MS', positiveNumber, 5000),
     /** CALLBACK_TOTAL_TIMEOUT_MS: a 2xx within this is success (issue #15: 10 s). */
     totalTimeoutMs: withDefault('CALLBACK_TOTAL_TIMEOUT_MS', positiveNumber, 10_000),
-    /** WEBHOOK_RETRY_SCHEDULE_SECONDS: waits between attempts (shared/webhooks/retry-schedule.ts). */
+    /** WEBHOOK_RETRY_SCHEDULE_SECONDS: waits between attempts (shared/queues/retry-schedule.ts). */
     retrySchedule: withDefault('WEBHOOK_RETRY_SCHEDULE_SECONDS', wholeSecondsList, defaultRetryScheduleSeconds),
     /** WEBHOOK_FAILING_AFTER_EVENTS: events in a row that exhaust their retries before a subscription is `failing`. */
     failingAfterEvents: withDefault('WEBHOOK_FAILING_AFTER_EVENTS', positiveNumber, 5),

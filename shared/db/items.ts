@@ -601,7 +601,8 @@ export interface FulfilmentTaskItem {
 export interface IdempotencyItem {
   PK: string; SK: string;
   type: 'idempotency';
-  endpoint: CheckoutEndpoint;
+  /** A storefront endpoint, or an Area A operation with its tenant (shared/idempotency/idempotency.ts). */
+  endpoint: string;
   /** SHA-256 (hex) of the request body in canonical JSON. */
   request_hash: string;
   status: 'in_progress' | 'completed';
@@ -671,4 +672,55 @@ export interface WebhookDeliveryItem {
   /** When the next attempt is due; null after a delivery or the last attempt. */
   next_attempt_at: string | null;
   expires_at: number;
+}
+
+/** Why a SIM action failed (issue #33; shared/sim-actions/). */
+export interface SimActionFailureItem {
+  code: 'rejected_by_operator' | 'operator_timeout' | 'superseded';
+  detail: string;
+}
+
+/**
+ * A SIM action (issue #33), in its SIM's partition (key.simAction). The owner's customer and
+ * path are those of the SIM when it was asked for: the lifecycle events action.completed and
+ * action.failed go to their subscribers.
+ */
+export interface SimActionItem {
+  PK: string; SK: string;
+  type: 'sim_action';
+  action_id: string;
+  sim_id: number;
+  iccid: string;
+  action: 'activate' | 'suspend' | 'resume' | 'terminate';
+  /** The SIM's status when the action was asked for, and the status it asks for. */
+  from_status: string;
+  target_status: string;
+  status: 'pending' | 'completed' | 'failed';
+  reason: string | null;
+  requested_at: string;
+  requested_at_ms: number;
+  completed_at: string | null;
+  failure: SimActionFailureItem | null;
+  /** The user who asked (the bearer token's). */
+  requested_by: string;
+  customer_id: string;
+  customer_path: string[];
+  /** When the operator's provisioning API accepted it (2xx), if it did. */
+  sent_at?: string;
+}
+
+/**
+ * The lock of a SIM's one pending action (key.simActionPending): put with the action under
+ * attribute_not_exists, deleted when the action completes or fails. In GSI1 (gsi1.pendingSimAction)
+ * while it exists, for the 24-hour timeout's sweep.
+ */
+export interface SimActionPendingItem {
+  PK: string; SK: string;
+  GSI1PK: string; GSI1SK: string;
+  type: 'sim_action_pending';
+  action_id: string;
+  sim_id: number;
+  from_status: string;
+  target_status: string;
+  requested_at_ms: number;
 }

@@ -103,6 +103,13 @@ export const key = {
   }),
   /** The mark that an ICCID has held feed records (read 100 at a time for the SIMs a message creates). */
   feedHeldMark: (iccid: string) => ({ PK: partition.feedHeld(iccid), SK: 'MARK' }),
+  /**
+   * An action asked for a SIM (issue #33, shared/sim-actions/), in the SIM's partition beside the
+   * SIM item; action ids sort by time, so a descending query lists the newest first.
+   */
+  simAction: (simId: number, actionId: string) => ({ PK: `SIM#${simId}`, SK: `${sortKeyPrefix.simAction}${actionId}` }),
+  /** The one pending action of a SIM (its lock: at most one at a time, a conditional put), while it is pending. */
+  simActionPending: (simId: number) => ({ PK: `SIM#${simId}`, SK: 'ACTION_PENDING' }),
   /** The SIM id of an ICCID (written once, with the SIM): the operator feed finds SIMs by ICCID with BatchGetItem. */
   simIdByIccid: (iccid: string) => ({ PK: `SIMICCID#${iccid}`, SK: 'SIM' }),
   /** Counts and time bounds of a page of buckets of one customer's list in order of update, for one day, in one of its count partitions. */
@@ -156,6 +163,8 @@ export const partition = {
   poolShard: (bundleId: string, shard: number) => `POOLC#${bundleId}#${shard}`,
   /** The feed records held for one ICCID (key.feedHeld). */
   feedHeld: (iccid: string) => `HELD#${iccid}`,
+  /** A SIM with its actions and its pending action's lock (key.sim, key.simAction, key.simActionPending). */
+  sim: (simId: number) => `SIM#${simId}`,
 };
 
 /** GSI1 keys: lookups by an alternative identifier. */
@@ -175,6 +184,8 @@ export const gsi1 = {
    * of an answer, find the message through it.
    */
   messageByProviderId: (providerMessageId: string) => ({ GSI1PK: `SMS_PROVIDER_ID#${providerMessageId}`, GSI1SK: 'MSG' }),
+  /** A pending SIM action's lock in the list of pending actions, oldest first (the 24-hour timeout's sweep). */
+  pendingSimAction: (requestedAtMs: number, actionId: string) => ({ GSI1PK: gsi1Partition.pendingSimActions, GSI1SK: `${padId(requestedAtMs)}#${actionId}` }),
   /** A held feed record in the feed journal's listing of a day (one of its shards), newest last. */
   feedHeld: (day: string, shard: number, receivedAt: string, batchId: string, line: number) => ({
     GSI1PK: gsi1Partition.feedHeld(day, shard),
@@ -192,6 +203,8 @@ export const gsi1Partition = {
   messageByProviderId: (providerMessageId: string) => `SMS_PROVIDER_ID#${providerMessageId}`,
   /** The held feed records received on a day, one of its shards (gsi1.feedHeld). */
   feedHeld: (day: string, shard: number) => `FEEDHELD#${day}#${shard}`,
+  /** Every pending SIM action (gsi1.pendingSimAction): one partition, as only pending actions are in it. */
+  pendingSimActions: 'SIM_ACTIONS_PENDING',
 };
 
 /** Sort-key prefixes queried with begins_with. */
@@ -210,6 +223,8 @@ export const sortKeyPrefix = {
   simListJournal: 'J#',
   /** Every bearer token of a user, on GSI1 (GSI1SK, with gsi1.tokenOfUser). */
   tokensOfUser: 'TOKEN#',
+  /** Every action of a SIM (with key.simAction); the SIM item (`SIM`) and the lock (`ACTION_PENDING`) do not begin so. */
+  simAction: 'ACTION#',
 };
 
 /** The part of a key before its first id: `SIM#` of `SIM#1001`. */

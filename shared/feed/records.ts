@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { parseIsoDateTime } from '../time/iso-date-time';
 import { quoteInput } from '../errors/detail-text';
 import { firstUnknownField } from '../vocabulary/unknown-fields';
+import { actionIdPattern } from '../sim-actions/action-id';
 import {
   connectionStatuses,
   customerFields,
@@ -40,7 +41,11 @@ const simRecord = entry({
   data_bundle: v.optional(simFields.data_bundle),
 });
 
-/** `sim_status`: status and/or connection_status of an existing SIM. */
+/**
+ * `sim_status`: status and/or connection_status of an existing SIM; `action_id` (issue #33) names
+ * the SIM action the record confirms (docs/sim-actions.md: an action completes when its SIM has
+ * the status it asked for, whichever record brings it there).
+ */
 const simStatusRecord = v.pipe(
   entry({
     type: v.literal('sim_status'),
@@ -48,6 +53,7 @@ const simStatusRecord = v.pipe(
     iccid: iccid(),
     status: v.optional(picklist(simStatuses)),
     connection_status: v.optional(picklist(connectionStatuses)),
+    action_id: v.optional(v.pipe(v.string('must be a string'), v.regex(actionIdPattern, 'must be a SIM action id (act_ and 28 hexadecimal digits)'))),
   }),
   v.check((record) => record.status !== undefined || record.connection_status !== undefined, 'needs status, connection_status or both'),
 );

@@ -9,6 +9,7 @@ import { isoWithOffset } from '../sims/sim-object';
 import { readSimByIccid } from '../sims/sim-by-iccid';
 import { putSimIccid } from '../sims/sim-writes';
 import { applySourcedChange, createSourcedSim, fastListingPath, type Owner, type SourcedChange, type SourcedField, type SourcedOutcome } from '../sims/sourced-writes';
+import { settleAfterStatusLines } from '../sim-actions/settle-from-status';
 import { normaliseDecimal } from '../vocabulary/decimal';
 import type { EntityOutcome, FeedTable } from './customer-records';
 import { forgetHeldLines, heldLinesOf, holdLines, iccidsWithHeldLines } from './held';
@@ -327,6 +328,9 @@ export const applySimRun = async (table: FeedTable, lines: readonly SimLine[], c
       }),
     ),
   );
+  // The SIM actions these status lines may confirm or supersede (issue #33).
+  const statusLines = writes.filter((step) => outcomes.get(step.line)?.outcome !== 'rejected' && (step.kind === 'create' ? false : step.change.fields.status !== undefined));
+  await settleAfterStatusLines(table, statusLines.map((step) => (step as Extract<Step, { kind: 'change' }>).change.simId), context.nowMs);
   if (releasing) return { outcomes, released: [] };
 
   // Step 5: lines held for the SIMs created here, and for held ICCIDs whose SIM exists now.

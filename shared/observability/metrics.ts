@@ -60,6 +60,10 @@ export const metricNames = {
   FeedRecords: { unit: 'Count', dimensions: ['outcome'] },
   /** Stream records a consumer could not process and set aside on its failure queue (issue #31), by consumer. */
   StreamRecordsSetAside: { unit: 'Count', dimensions: ['consumer'] },
+  /** Answers of the operator's provisioning API to SIM actions (issue #33), by outcome: accepted, rejected, retry. */
+  OperatorRequests: { unit: 'Count', dimensions: ['outcome'] },
+  /** SIM actions that ended (issue #33), by outcome: completed, rejected_by_operator, operator_timeout, superseded. */
+  SimActionsEnded: { unit: 'Count', dimensions: ['outcome'] },
 } as const satisfies Record<string, { unit: 'Count' | 'Milliseconds'; dimensions: readonly string[] }>;
 
 /** The name of a metric of the service. */

@@ -63,6 +63,18 @@ const updatedAfter = (now: number) =>
   );
 
 /**
+ * `page` (default 1) and `page_size` (default 25, 1 to 100, refused rather than clamped): the
+ * paging of A1, which every paged Area A list takes the same way (the SIM actions, issue #33).
+ */
+export const pagingEntries = {
+  page: v.optional(wholeNumber(Number.MAX_SAFE_INTEGER, invalidPage, 'Page number, 1 or more (else 400 invalid_page).'), '1'),
+  page_size: v.optional(
+    wholeNumber(maxPageSize, invalidPageSize, `Page size, 1 to ${maxPageSize}; refused, not clamped (400 invalid_page_size).`),
+    String(defaultPageSize),
+  ),
+};
+
+/**
  * A1's query parameters at time `now` (API Gateway's `queryStringParameters`, last value per
  * name): page (default 1), page_size (default 25, 1 to 100), status (a SIM status), customer
  * (any string: resolved later, 404 customer_not_found), updated_after (an ISO-8601 date-time,
@@ -70,11 +82,7 @@ const updatedAfter = (now: number) =>
  */
 export const listSimsQuerySchema = (now: number) =>
   v.object({
-    page: v.optional(wholeNumber(Number.MAX_SAFE_INTEGER, invalidPage, 'Page number, 1 or more (else 400 invalid_page).'), '1'),
-    page_size: v.optional(
-      wholeNumber(maxPageSize, invalidPageSize, `Page size, 1 to ${maxPageSize}; refused, not clamped (400 invalid_page_size).`),
-      String(defaultPageSize),
-    ),
+    ...pagingEntries,
     status: v.optional(v.pipe(v.picklist(simStatuses, invalidStatus), v.description('Only SIMs with this status (else 400 invalid_status_filter).'))),
     customer: v.optional(
       v.pipe(

@@ -96,6 +96,23 @@ export const queueDefinitions: QueueDefinition[] = [
     // A bulk load (a million lines, some 3,400 messages) waits longer than the other queues' 5 minutes.
     oldestMessageAlarmSeconds: 1800,
   },
+  {
+    // SIM actions to the operator's provisioning API (issue #33; docs/sim-actions.md,
+    // docs/operator-provisioning-api.md): one message per action. Each receive is one attempt: an
+    // answer 5xx or none is tried again after the schedule's wait (OPERATOR_RETRY_SCHEDULE_SECONDS,
+    // about 1.7 hours over 8 attempts), then the dead-letter queue (alarmed; the action then
+    // fails as operator_timeout after its 24 hours). A 4xx fails the action at once.
+    name: 'operator-actions',
+    urlVariable: 'OPERATOR_ACTION_QUEUE_URL',
+    consumer: { name: 'send-sim-action', handler: 'functions/send-sim-action.ts' },
+    consumerTimeoutSeconds: 30,
+    maxReceiveCount: 8,
+    batchSize: 10,
+    access: { table: 'readWrite', secrets: ['OPERATOR_PROVISIONING_SECRET'], operatorProvisioning: true },
+    consumerSchedulesRetries: true,
+    // A message hidden for its retries waits up to the whole schedule (about 1.7 hours).
+    oldestMessageAlarmSeconds: 7200,
+  },
 ];
 
 /** The definition of a queue by name. */

@@ -24,7 +24,7 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type RouteArea = 'developer' | 'storefront' | 'provider';
 
 /** Names of the queues a function may send to (see ./queues.ts). */
-export type QueueName = 'callbacks' | 'fulfilment' | 'webhook-deliveries' | 'operator-feed';
+export type QueueName = 'callbacks' | 'fulfilment' | 'webhook-deliveries' | 'operator-feed' | 'operator-actions';
 
 /** Names of the secrets a function may read (see shared/config/secrets.ts). */
 export type SecretName =
@@ -34,7 +34,8 @@ export type SecretName =
   | 'SMS_PROVIDER_TOKEN'
   | 'SMS_RECEIPT_SECRET'
   | 'CALLBACK_SIGNING_SECRET'
-  | 'WEBHOOK_SECRETS_KEY';
+  | 'WEBHOOK_SECRETS_KEY'
+  | 'OPERATOR_PROVISIONING_SECRET';
 
 /** What a function may touch: the stack grants exactly this and nothing more. */
 export interface RouteAccess {
@@ -54,6 +55,11 @@ export interface RouteAccess {
    * OPERATIONS_TOPIC_ARN (docs/fulfilment.md).
    */
   notifiesOperations?: boolean;
+  /**
+   * Hands work to the operator's provisioning API (issue #33; docs/operator-provisioning-api.md):
+   * the stack sets OPERATOR_PROVISIONING_URL when the deploy names one (`-c operatorProvisioningUrl`).
+   */
+  operatorProvisioning?: boolean;
 }
 
 /** One HTTP route. */
@@ -194,6 +200,35 @@ export const routes: RouteDefinition[] = [
     json: false,
     // No table: the queue is the only place a payment event is kept (docs/fulfilment.md).
     access: { table: 'none', sendsTo: ['fulfilment'], secrets: ['STRIPE_WEBHOOK_SECRET'] },
+  },
+  // SIM actions through the operator (issue #33); docs/sim-actions.md. `{sim}` is the SIM id or
+  // its ICCID; each needs the API key scope sims:manage.
+  {
+    name: 'request-sim-action',
+    method: 'POST',
+    path: '/developer/api/sims/{sim}/actions/',
+    handler: 'functions/request-sim-action.ts',
+    area: 'developer',
+    json: true,
+    access: { table: 'readWrite', sendsTo: ['operator-actions'], operatorProvisioning: true },
+  },
+  {
+    name: 'list-sim-actions',
+    method: 'GET',
+    path: '/developer/api/sims/{sim}/actions/',
+    handler: 'functions/list-sim-actions.ts',
+    area: 'developer',
+    json: false,
+    access: { table: 'readWrite' },
+  },
+  {
+    name: 'get-sim-action',
+    method: 'GET',
+    path: '/developer/api/sims/{sim}/actions/{action_id}/',
+    handler: 'functions/get-sim-action.ts',
+    area: 'developer',
+    json: false,
+    access: { table: 'readWrite' },
   },
   // Webhook subscriptions for lifecycle events (issue #15); docs/webhooks.md. `{webhook}` is a
   // subscription id (wh_...). WEBHOOK_SECRETS_KEY seals the signing secrets in the table.

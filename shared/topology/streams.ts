@@ -44,8 +44,9 @@ export const streamConsumers: StreamConsumerDefinition[] = [
     batchSize: 100,
     retryAttempts: 10,
     failureQueueUrlVariable: 'LIFECYCLE_FAILURE_QUEUE_URL',
-    // sms_inbound: a message a SIM sent (issue #21), which makes sms.received.
-    itemTypes: ['sim', 'bearer_token', 'api_key', 'sms_inbound'],
+    // sms_inbound: a message a SIM sent (issue #21), which makes sms.received; sim_action: a SIM
+    // action that ended (issue #33), which makes action.completed or action.failed.
+    itemTypes: ['sim', 'bearer_token', 'api_key', 'sms_inbound', 'sim_action'],
     access: { table: 'read', sendsTo: ['webhook-deliveries'] },
   },
   {

@@ -5,7 +5,7 @@ import { RetryScheduled } from '../queues/consumer';
 import { deliverEvent, type DeliverySettings } from './deliver';
 import { recordDeliveryAttempt } from './deliveries';
 import type { DeliveryJob } from './delivery-queue';
-import { retryDelaySeconds } from './retry-schedule';
+import { retryDelaySeconds } from '../queues/retry-schedule';
 import { openSecret } from './secret-box';
 import { countFailedEvent, markHealthy, type SubscriptionHealthDeps } from './subscription-health';
 import { readSubscription, retiredSecretsOf } from './subscriptions';

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SimActionObject } from '../sim-actions/schemas';
 import { simObjectSchema } from '../sims/sim-schema';
 
 /**
@@ -79,6 +80,18 @@ export const LineActivatedEvent = event('line.activated', simObjectSchema, "A SI
 /** line.suspended: a SIM's status became `suspended`; `data` as line.activated. */
 export const LineSuspendedEvent = event('line.suspended', simObjectSchema, "A SIM's status became suspended. data is the SIM object as A2 returns it to the subscriber's key (group relative to the subscriber).");
 
+/** line.resumed: a suspended SIM's status became `active` again (issue #33), beside its line.activated; `data` as line.activated. */
+export const LineResumedEvent = event('line.resumed', simObjectSchema, "A suspended SIM's status became active again. The change also makes line.activated, as every change to active does. data is the SIM object as A2 returns it to the subscriber's key.");
+
+/** line.cancelled: a SIM's status became `cancelled` (issue #33); `data` as line.activated. */
+export const LineCancelledEvent = event('line.cancelled', simObjectSchema, "A SIM's status became cancelled (terminated). data is the SIM object as A2 returns it to the subscriber's key.");
+
+/** action.completed: a SIM action completed (issue #33); `data` is the action as its routes answer it. */
+export const ActionCompletedEvent = event('action.completed', SimActionObject, 'A SIM action completed: the operator confirmed it and the SIM has the status it asked for. data is the action as GET /developer/api/sims/{sim}/actions/{action_id}/ answers it.');
+
+/** action.failed: a SIM action failed (issue #33); `data` is the action with its `failure`. */
+export const ActionFailedEvent = event('action.failed', SimActionObject, 'A SIM action failed: rejected by the operator, not confirmed within 24 hours, or superseded by another status (data.failure says which). data is the action as its routes answer it.');
+
 /** usage.updated: a SIM's month-to-date usage or cost figures changed. */
 export const UsageUpdatedEvent = event('usage.updated', UsageUpdatedData, "A SIM's month-to-date usage or cost figures changed (data_used_mb, data_overage_mb, base_cost, overage_cost).");
 
@@ -92,7 +105,18 @@ export const IdentityVerifiedEvent = event('identity.verified', IdentityVerified
 export const SmsReceivedEvent = event('sms.received', SmsReceivedData, "A SIM sent an SMS to the service's number. Not in the default events of a subscription: name it in events.");
 
 /** Any lifecycle event, told apart by `type`. */
-export const LifecycleEventSchema = v.variant('type', [LineActivatedEvent, LineSuspendedEvent, UsageUpdatedEvent, IdentityRotatedEvent, IdentityVerifiedEvent, SmsReceivedEvent]);
+export const LifecycleEventSchema = v.variant('type', [
+  LineActivatedEvent,
+  LineSuspendedEvent,
+  LineResumedEvent,
+  LineCancelledEvent,
+  UsageUpdatedEvent,
+  IdentityRotatedEvent,
+  IdentityVerifiedEvent,
+  ActionCompletedEvent,
+  ActionFailedEvent,
+  SmsReceivedEvent,
+]);
 
 /** One lifecycle event as delivered. */
 export type LifecycleEvent = v.InferOutput<typeof LifecycleEventSchema>;

@@ -2,16 +2,40 @@ import type { LifecycleEvent } from './event-schemas';
 
 /**
  * The lifecycle events (docs/webhooks.md), in the order the documentation lists them: the five
- * of the portal (spec Events 3) and `sms.received`, a message a SIM sent (issue #21). A
- * subscription names a subset; none named means `defaultEventTypes`.
+ * of the portal (spec Events 3), `sms.received`, a message a SIM sent (issue #21), and the four
+ * of SIM actions (issue #33): `line.resumed` and `line.cancelled` beside the other status
+ * changes, `action.completed` and `action.failed`. A subscription names a subset; none named
+ * means `defaultEventTypes`.
  */
-export const eventTypes = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified', 'sms.received'] as const;
+export const eventTypes = [
+  'line.activated',
+  'line.suspended',
+  'line.resumed',
+  'line.cancelled',
+  'usage.updated',
+  'identity.rotated',
+  'identity.verified',
+  'action.completed',
+  'action.failed',
+  'sms.received',
+] as const;
 
 /**
- * The events of a subscription that names none: the portal's five, as before issue #21
- * (`sms.received` carries message texts and is chosen explicitly).
+ * The events of a subscription that names none: every type but `sms.received`, which carries
+ * message texts and is chosen explicitly (issue #21). A subscription keeps the events it was
+ * made with: one made before issue #33 with the default set has the portal's five.
  */
-export const defaultEventTypes = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'] as const satisfies readonly (typeof eventTypes)[number][];
+export const defaultEventTypes = [
+  'line.activated',
+  'line.suspended',
+  'line.resumed',
+  'line.cancelled',
+  'usage.updated',
+  'identity.rotated',
+  'identity.verified',
+  'action.completed',
+  'action.failed',
+] as const satisfies readonly (typeof eventTypes)[number][];
 
 /** One lifecycle event type. */
 export type EventType = (typeof eventTypes)[number];

@@ -26,7 +26,7 @@ export const CreateWebhookRequest = v.object({
     v.pipe(
       v.array(v.picklist(eventTypes)),
       v.minLength(1),
-      v.description('Event types to receive; default the five of the portal (every type but sms.received). Unknown names are refused (400 invalid_webhook_events); duplicates are dropped.'),
+      v.description('Event types to receive; default every type but sms.received. Unknown names are refused (400 invalid_webhook_events); duplicates are dropped.'),
     ),
   ),
   description: v.optional(

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { ApiKeyItem, BearerTokenItem, SimItem, SmsInboundItem } from '../db/items';
+import type { ApiKeyItem, BearerTokenItem, SimActionItem, SimItem, SmsInboundItem } from '../db/items';
+import { actionView } from '../sim-actions/action-view';
 import { customerPathOf, simImageOf, textOf } from '../db/stream-images';
 import type { TableStreamRecord } from '../db/stream-record';
 import type { GroupDirectory } from '../groups/directory';
@@ -59,10 +60,19 @@ const simChanges = (record: TableStreamRecord, timestamp: string, sim: SimItem, 
   const changes: LifecycleChange[] = [];
   const base = { timestamp, customerId: sim.customer_id, customerPath: [...sim.customer_path] };
   // A Map: a status read from the table is looked up as data (an odd item's `constructor` is no event).
-  const statusEvents = new Map<string, 'line.activated' | 'line.suspended'>([['active', 'line.activated'], ['suspended', 'line.suspended']]);
+  const statusEvents = new Map<string, 'line.activated' | 'line.suspended' | 'line.cancelled'>([
+    ['active', 'line.activated'],
+    ['suspended', 'line.suspended'],
+    ['cancelled', 'line.cancelled'],
+  ]);
   const statusType = statusEvents.get(sim.status);
   if (statusType && old?.status !== sim.status) {
     changes.push({ ...base, id: eventId(record, statusType), type: statusType, dataFor: (subscriber) => ({ ...simObject(sim, subscriber, directory) }) });
+  }
+  // A suspended SIM made active again (issue #33): line.resumed too, beside line.activated as before,
+  // so a subscriber of line.activated keeps every activation and one of line.resumed gets the resumes.
+  if (sim.status === 'active' && old?.status === 'suspended') {
+    changes.push({ ...base, id: eventId(record, 'line.resumed'), type: 'line.resumed', dataFor: (subscriber) => ({ ...simObject(sim, subscriber, directory) }) });
   }
   if (old && usageFields.some((field) => String(old[field]) !== String(sim[field]))) {
     changes.push({
@@ -105,6 +115,27 @@ const credentialChanges = (record: TableStreamRecord, timestamp: string, item: C
   return changes;
 };
 
+/**
+ * A SIM action that ended (issue #33): pending, then completed or failed; action.completed or
+ * action.failed to the SIM owner's (as it was when the action was asked for) subscribers and
+ * their ancestors', the action as its routes answer it.
+ */
+const actionChanges = (record: TableStreamRecord, timestamp: string, item: SimActionItem, old: Record<string, unknown> | undefined): LifecycleChange[] => {
+  if (old?.status !== 'pending' || (item.status !== 'completed' && item.status !== 'failed')) return [];
+  const type = item.status === 'completed' ? 'action.completed' : 'action.failed';
+  const fields = item as unknown as Record<string, unknown>;
+  return [
+    {
+      id: eventId(record, type),
+      type,
+      timestamp,
+      customerId: textOf(fields, 'customer_id'),
+      customerPath: customerPathOf(fields, 'customer_path'),
+      dataFor: () => actionView(item),
+    },
+  ];
+};
+
 /** A received SMS, inserted (issue #21): sms.received to its SIM's owner and ancestors, the same data for each. */
 const inboundChanges = (record: TableStreamRecord, timestamp: string, item: SmsInboundItem): LifecycleChange[] => [
   {
@@ -127,13 +158,15 @@ const inboundChanges = (record: TableStreamRecord, timestamp: string, item: SmsI
 /**
  * The lifecycle events one DynamoDB Streams record (NEW_AND_OLD_IMAGES) stands for
  * (docs/webhooks.md), derived from the data, whoever wrote it:
- * - a SIM whose `status` becomes `active` / `suspended` (inserted so, or changed to it):
- *   line.activated / line.suspended;
+ * - a SIM whose `status` becomes `active` / `suspended` / `cancelled` (inserted so, or changed
+ *   to it): line.activated / line.suspended / line.cancelled, and for a suspended SIM made active
+ *   again line.resumed as well (issue #33);
  * - a SIM whose usage or cost figures change: usage.updated;
  * - a bearer token or API key inserted unrevoked: identity.rotated `issued`; one changed from
  *   unrevoked to revoked: identity.rotated `revoked`;
  * - a credential that gains `verified_at` (its first successful authentication): identity.verified;
- * - a received SMS inserted (shared/sms/inbound.ts, taken once per inbound message): sms.received.
+ * - a received SMS inserted (shared/sms/inbound.ts, taken once per inbound message): sms.received;
+ * - a SIM action moved from pending to completed / failed (issue #33): action.completed / action.failed.
  * Anything else (removals, other items, writes that change none of these) makes no event.
  * An item whose owner, customer path or SIM id is not one (../db/stream-images.ts) throws
  * MalformedItem: its consumer sets the record aside rather than address an event by it.
@@ -152,6 +185,7 @@ export const lifecycleChanges = (record: TableStreamRecord, directories: (groupI
     // The old image is compared field by field only; its shape is not what the event addresses by.
     return simChanges(record, timestamp, sim, old?.type === 'sim' ? (old as unknown as SimItem) : undefined, directories(sim.customer_path[0]!));
   }
+  if (item.type === 'sim_action') return record.eventName === 'MODIFY' ? actionChanges(record, timestamp, item as unknown as SimActionItem, old) : [];
   if (item.type === 'sms_inbound') return record.eventName === 'INSERT' ? inboundChanges(record, timestamp, item as unknown as SmsInboundItem) : [];
   if (item.type === 'bearer_token' || item.type === 'api_key') {
     return credentialChanges(record, timestamp, item as Credential, old?.type === item.type ? (old as Credential) : undefined);

@@ -103,7 +103,7 @@ describe('inbound SMS (two-way)', () => {
   it('stores a message from a SIM, readable as mo, and delivers a signed sms.received to its customer and ancestors only', async () => {
     const acmeSubscription = await subscribe(acme(), { url: `${subscribers.url}/ok/acme-mo`, events: ['sms.received'] });
     const defaults = await subscribe(acme(), { url: `${subscribers.url}/ok/acme-default` });
-    expect(defaults.events).toEqual(['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified']);
+    expect(defaults.events).toEqual(['line.activated', 'line.suspended', 'line.resumed', 'line.cancelled', 'usage.updated', 'identity.rotated', 'identity.verified', 'action.completed', 'action.failed']);
     await subscribe(globex(), { url: `${subscribers.url}/ok/globex-mo`, events: ['sms.received'] });
 
     // The SMS it answers: sent to the same SIM (of acme-north, below acme) through the emulator.

@@ -5,7 +5,7 @@ import { webhookSignatures } from '../../shared/callbacks/signing';
 import { signingSecrets } from '../../shared/webhooks/deliver-job';
 import { defaultRetryScheduleSeconds } from '../../shared/config/function-config';
 import { wholeSecondsList } from '../../shared/config/variables';
-import { retryDelaySeconds } from '../../shared/webhooks/retry-schedule';
+import { retryDelaySeconds } from '../../shared/queues/retry-schedule';
 import { newSigningSecret, openSecret, sealSecret } from '../../shared/webhooks/secret-box';
 
 const keyMaterial = 'test-webhook-secrets-key';

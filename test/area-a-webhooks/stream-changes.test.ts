@@ -47,12 +47,48 @@ describe('lifecycle changes of a stream record', () => {
       data: expect.objectContaining({ id: 1, status: 'suspended', group: 'Leaf Ltd', customer_name: 'Leaf Ltd' }),
     });
     expect(eventFor(change!, 'leaf').data).toMatchObject({ group: null });
-    expect(summary(record('MODIFY', sim, { ...sim, status: 'suspended' }))).toEqual([['line.activated', 'leaf']]);
+    expect(summary(record('MODIFY', sim, { ...sim, status: 'inactive' }))).toEqual([['line.activated', 'leaf']]);
     expect(summary(record('INSERT', sim))).toEqual([['line.activated', 'leaf']]);
   });
 
+  it('makes line.resumed beside line.activated for a suspended SIM made active again, and line.cancelled for a SIM cancelled (issue #33)', () => {
+    expect(summary(record('MODIFY', sim, { ...sim, status: 'suspended' }))).toEqual([['line.activated', 'leaf'], ['line.resumed', 'leaf']]);
+    const [cancelled] = lifecycleChanges(record('MODIFY', { ...sim, status: 'cancelled' }, sim));
+    expect(eventFor(cancelled!, 'top')).toMatchObject({ type: 'line.cancelled', data: { id: 1, status: 'cancelled', group: 'Leaf Ltd' } });
+    expect(summary(record('INSERT', { ...sim, status: 'cancelled' }))).toEqual([['line.cancelled', 'leaf']]);
+  });
+
+  it('makes action.completed / action.failed when a SIM action leaves pending, with the action as data, to the SIM owner (issue #33)', () => {
+    const action = {
+      PK: 'SIM#1', SK: 'ACTION#act_019a7f3c2b1d8e4f6a0b2c9d7e5f', type: 'sim_action', action_id: 'act_019a7f3c2b1d8e4f6a0b2c9d7e5f', sim_id: 1,
+      iccid: sim.iccid, action: 'suspend', from_status: 'active', target_status: 'suspended', status: 'pending', reason: null,
+      requested_at: '2026-11-25T12:00:00+00:00', requested_at_ms: 1, completed_at: null, failure: null, requested_by: 'u1',
+      customer_id: 'leaf', customer_path: ['top', 'leaf'],
+    };
+    const completed = { ...action, status: 'completed', completed_at: '2026-11-25T12:00:02+00:00' };
+    const [change] = lifecycleChanges(record('MODIFY', completed, action));
+    expect([change!.customerPath, eventFor(change!, 'top')]).toEqual([
+      ['top', 'leaf'],
+      {
+        id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+        type: 'action.completed',
+        timestamp: '2025-11-25T12:00:00+00:00',
+        data: {
+          action_id: action.action_id, sim: 1, iccid: sim.iccid, action: 'suspend', status: 'completed', reason: null,
+          requested_at: action.requested_at, completed_at: completed.completed_at, failure: null,
+        },
+      },
+    ]);
+    const failure = { code: 'superseded', detail: 'A record of the operator set the SIM to inactive before the action was confirmed.' };
+    expect(summary(record('MODIFY', { ...action, status: 'failed', failure }, action))).toEqual([['action.failed', 'leaf']]);
+    // Its writing (pending), a repeat of its end and its removal make nothing.
+    expect(summary(record('INSERT', action))).toEqual([]);
+    expect(summary(record('MODIFY', completed, completed))).toEqual([]);
+    expect(summary(record('REMOVE', undefined, completed))).toEqual([]);
+  });
+
   it('makes nothing for a status that is neither, an unchanged status or a removal', () => {
-    expect(summary(record('MODIFY', { ...sim, status: 'cancelled' }, sim))).toEqual([]);
+    expect(summary(record('MODIFY', { ...sim, status: 'trial' }, sim))).toEqual([]);
     expect(summary(record('MODIFY', { ...sim, connection_status: 'inactive' }, sim))).toEqual([]);
     expect(summary(record('REMOVE', undefined, sim))).toEqual([]);
     expect(summary(record('INSERT', { ...sim, status: 'stock' }))).toEqual([]);

@@ -36,7 +36,7 @@ describe('webhook subscription routes', () => {
       body: {
         id: expect.stringMatching(/^wh_[0-9a-f]{24}$/),
         url: hook,
-        events: ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'],
+        events: ['line.activated', 'line.suspended', 'line.resumed', 'line.cancelled', 'usage.updated', 'identity.rotated', 'identity.verified', 'action.completed', 'action.failed'],
         description: null,
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         status: 'active',
@@ -81,21 +81,21 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: "line.deleted", 7; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
+        'events contains unknown event types: "line.deleted", 7; known: line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received.',
       ),
     );
     expect(answer(await create(acme(), { url: hook, events: [] }))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received).',
+        'events must be a non-empty array of event types (line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received).',
       ),
     );
     expect(answer(await create(acme(), { url: hook, events: 'line.activated' }))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events must be a non-empty array of event types (line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received).',
+        'events must be a non-empty array of event types (line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received).',
       ),
     );
     expect(answer(await create(acme(), { url: hook, description: 'x'.repeat(201) }))).toEqual(
@@ -120,14 +120,14 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received.',
       ),
     );
     expect(answer(await create(acme(), `{"url":"${hook}","events":[${deep}]}`))).toEqual(
       error(
         400,
         'invalid_webhook_events',
-        'events contains unknown event types: an array; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.',
+        'events contains unknown event types: an array; known: line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received.',
       ),
     );
     const long = await create(acme(), { url: hook, events: ['e'.repeat(200_000)] });
@@ -135,7 +135,7 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        `events contains unknown event types: "${'e'.repeat(64)}"… (200000 characters); known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.`,
+        `events contains unknown event types: "${'e'.repeat(64)}"… (200000 characters); known: line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received.`,
       ),
     );
     const many = await create(acme(), { url: hook, events: Array.from({ length: 3_000 }, (_, index) => `${'n'.repeat(100)}${index}`) });
@@ -143,7 +143,7 @@ describe('webhook subscription routes', () => {
       error(
         400,
         'invalid_webhook_events',
-        `events contains 3000 unknown event types: ${['0', '1', '2'].map((index) => `"${'n'.repeat(64)}"… (${100 + index.length} characters)`).join(', ')} and 2997 more; known: line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received.`,
+        `events contains 3000 unknown event types: ${['0', '1', '2'].map((index) => `"${'n'.repeat(64)}"… (${100 + index.length} characters)`).join(', ')} and 2997 more; known: line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received.`,
       ),
     );
     expect((many.body as { detail: string }).detail.length).toBeLessThanOrEqual(512);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../shared/checkout/idempotency';
+import { canonicalJson } from '../../shared/idempotency/idempotency';
 
 /** The recursive definition canonicalJson had before issue #10: the oracle for the iterative one. */
 const recursiveCanonicalJson = (value: unknown): string => {

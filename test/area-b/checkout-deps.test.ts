@@ -10,7 +10,7 @@ import { functionConfigs } from '../../shared/config/function-config';
 import { readConfiguration } from '../../shared/config/variables';
 import type { CheckoutDeps } from '../../shared/checkout/deps';
 import { checkoutHandler } from '../../shared/routes/checkout';
-import { idempotencyTimings } from '../../shared/checkout/idempotency';
+import { idempotencyTimings } from '../../shared/idempotency/idempotency';
 import { rateTableTaxCalculator, type TaxCalculator } from '../../shared/checkout/tax';
 import type { CheckoutEndpoint } from '../../shared/db/items';
 import { stripeGateway, type PaymentGateway } from '../../shared/adapters/stripe/payment-gateway';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countryCodes, isCountryCode } from '../../shared/checkout/countries';
 import { isFreeEmailAddress } from '../../shared/checkout/free-email';
-import { canonicalJson } from '../../shared/checkout/idempotency';
+import { canonicalJson } from '../../shared/idempotency/idempotency';
 import { formatBasisPoints, formatPence, percentOfPence, toPence } from '../../shared/checkout/money';
 import { rateTableTaxCalculator } from '../../shared/checkout/tax';
 import { vatRateBasisPoints, vatRates } from '../../shared/checkout/vat-rates';

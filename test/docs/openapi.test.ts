@@ -117,8 +117,8 @@ describe('docs/openapi.json', () => {
       for (const code of ['bearer_token_required', 'invalid_bearer_token', 'user_inactive', 'api_key_required', 'invalid_api_key']) {
         expect(codesOf(operation, 401)).toContain(code);
       }
-      // insufficient_scope (issue #33) on the operations that need a scope: the SIM routes.
-      expect(codesOf(operation, 403).filter((code) => code !== 'insufficient_scope')).toEqual(['developer_access_required', 'tenant_scope_mismatch']);
+      // insufficient_scope (issue #33) on the operations that need a scope (the SIM routes), admin_role_required on the SIM action request.
+      expect(codesOf(operation, 403).filter((code) => !['insufficient_scope', 'admin_role_required'].includes(code))).toEqual(['developer_access_required', 'tenant_scope_mismatch']);
       expect(codesOf(operation, 405)).toEqual(['method_not_allowed']);
       expect(codesOf(operation, 429)).toEqual(expect.arrayContaining(['rate_limited_burst', 'rate_limited_minute', 'rate_limited_hour']));
     }

@@ -139,10 +139,11 @@ describe('lifecycle events from feed records', () => {
     // The same records again, then newer ones with the same values: nothing changes.
     await post([usage(1008, 10, '77.00'), { type: 'sim_status', source_time: at(10), iccid: sim, status: 'suspended' }]);
     await post([usage(1008, 20, '77.00'), { type: 'sim_status', source_time: at(20), iccid: sim, status: 'suspended' }]);
-    // A later real change of the same SIM: its event comes after anything the repeats could have made.
+    // A later real change of the same SIM: its event comes after anything the repeats could have made
+    // (suspended to active: line.resumed beside line.activated, issue #33).
     await post([{ type: 'sim_status', source_time: at(30), iccid: sim, status: 'active' }]);
     await eventually(() => expect(eventsOf(sim)).toContain('line.activated'), 20_000);
-    expect(eventsOf(sim).sort()).toEqual(['line.activated', 'line.suspended', 'usage.updated']);
+    expect(eventsOf(sim).sort()).toEqual(['line.activated', 'line.resumed', 'line.suspended', 'usage.updated']);
   });
 });
 

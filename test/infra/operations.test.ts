@@ -8,6 +8,7 @@ import { projectRoot } from '../../infra/service-stack';
 import { metricNames } from '../../shared/observability/metrics';
 import { allRoutes } from '../../shared/topology/routes';
 import { queueDefinitions } from '../../shared/topology/queues';
+import { schedules } from '../../shared/topology/schedules';
 import { streamConsumers } from '../../shared/topology/streams';
 import { synthesise, type Synthesised } from './synth';
 import { allActions, environmentOf, idsOfType, referencedIds } from './template-queries';
@@ -20,6 +21,7 @@ const functionsOf = (synthesised: Synthesised) => [
   ...allRoutes().map((route) => ({ name: route.name, fn: synthesised.stack.routeFunctions.get(route.name)! })),
   ...queueDefinitions.map((queue) => ({ name: queue.consumer.name, fn: synthesised.stack.consumerFunctions.get(queue.name)! })),
   ...streamConsumers.map((stream) => ({ name: stream.name, fn: synthesised.stack.streamConsumers.get(stream.name)!.consumer })),
+  ...[...synthesised.stack.scheduledFunctions].map(([name, fn]) => ({ name, fn })),
 ].map(({ name, fn }) => ({ name, id: idOf(synthesised, fn.function), roleId: idOf(synthesised, fn.role) }));
 
 /** The alarms of the template, with the runbook anchor their description ends with. */
@@ -42,7 +44,7 @@ describe('operations in the stack: tracing, alarms to the operations topic, the 
   it('traces every function actively with X-Ray, and the API stage', () => {
     const { json } = synthesised;
     const functions = functionsOf(synthesised);
-    expect(functions).toHaveLength(allRoutes().length + queueDefinitions.length + streamConsumers.length);
+    expect(functions).toHaveLength(allRoutes().length + queueDefinitions.length + streamConsumers.length + schedules.length);
     for (const fn of functions) {
       expect(json.Resources[fn.id]!.Properties!.TracingConfig, fn.name).toEqual({ Mode: 'Active' });
       expect(allActions(json, fn.roleId), fn.name).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));

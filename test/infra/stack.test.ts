@@ -8,6 +8,7 @@ import { allRoutes, type RouteDefinition, type SecretName } from '../../shared/t
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { deadLetterQueueName, queueDefinitions, visibilityTimeoutSeconds } from '../../shared/topology/queues';
 import { globalSecondaryIndexDeclarations } from '../../shared/db/table';
+import { schedules } from '../../shared/topology/schedules';
 import { streamConsumers } from '../../shared/topology/streams';
 import { topicConsumers } from '../../shared/topology/topics';
 import { functionConfigs, lambdaRuntimeVariables, type FunctionName } from '../../shared/config/function-config';
@@ -45,6 +46,7 @@ const functionsOf = (synthesised: Synthesised) => {
       entry(definition.consumer.name, stack.consumerFunctions.get(definition.name)!, definition.access),
     ),
     ...streamConsumers.map((definition) => entry(definition.name, stack.streamConsumers.get(definition.name)!.consumer, definition.access)),
+    ...schedules.map((definition) => entry(definition.name, stack.scheduledFunctions.get(definition.name)!, definition.access)),
   ];
 };
 
@@ -90,15 +92,24 @@ describe('the service stack over a route table with every kind of row (dev)', ()
     expect(actual.sort()).toEqual(expected.sort());
   });
 
-  it('lets only API Gateway invoke the functions, and only from this API', () => {
-    const { json } = synthesised;
+  it('lets only API Gateway invoke the functions, and only from this API; a scheduled function only its own rule', () => {
+    const { json, stack } = synthesised;
     const [apiId] = idsOfType(json, 'AWS::ApiGateway::RestApi');
     const permissions = idsOfType(json, 'AWS::Lambda::Permission').map((id) => json.Resources[id]!.Properties!);
     expect(permissions.length).toBeGreaterThan(0);
+    const scheduledIds = [...stack.scheduledFunctions.values()].map((fn) => logicalId(synthesised, fn.function));
+    const rules = idsOfType(json, 'AWS::Events::Rule');
     for (const permission of permissions) {
+      if (scheduledIds.some((id) => referencedIds(permission.FunctionName).includes(id))) {
+        expect(permission.Principal).toBe('events.amazonaws.com');
+        expect(rules).toEqual(expect.arrayContaining(referencedIds(permission.SourceArn)));
+        continue;
+      }
       expect(permission.Principal).toBe('apigateway.amazonaws.com');
       expect(referencedIds(permission.SourceArn)).toContain(apiId);
     }
+    // Each scheduled function has its rule, at its rate.
+    expect(rules.map((id) => json.Resources[id]!.Properties!.ScheduleExpression).sort()).toEqual(schedules.map((definition) => `rate(${definition.everyMinutes} minutes)`).sort());
   });
 
   it('builds every function for Node.js 24 on arm64 with JSON logs in its own log group', () => {
@@ -653,6 +664,7 @@ describe('the service stack over the real route table', () => {
       ...queueDefinitions.map((definition) => ({ name: definition.consumer.name, fn: stack.consumerFunctions.get(definition.name)! })),
       ...streamConsumers.map((definition) => ({ name: definition.name, fn: stack.streamConsumers.get(definition.name)!.consumer })),
       ...[...stack.topicConsumers.values()].map((topic) => ({ name: topic.definition.consumer.name, fn: topic.consumer })),
+      ...[...stack.scheduledFunctions].map(([name, fn]) => ({ name, fn })),
     ];
     // The topic consumers are deployed with their SMS features only (test/infra/aws-sms.test.ts checks them).
     const notDeployed = topicConsumers.filter((topic) => !stack.topicConsumers.has(topic.topic)).map((topic) => topic.consumer.name);

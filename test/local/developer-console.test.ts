@@ -256,7 +256,7 @@ describe('the developer console in Chromium', () => {
     expect(subscriptionId).toMatch(/^wh_[0-9a-f]{24}$/);
     expect(await subscription.locator('h4 .status').textContent()).toBe('active');
     expect(await subscription.locator('dd').allTextContents()).toEqual(expect.arrayContaining([
-      `${runtime.inbox.url}lifecycle`, 'line.activated, line.suspended, usage.updated, identity.rotated, identity.verified, sms.received',
+      `${runtime.inbox.url}lifecycle`, 'line.activated, line.suspended, line.resumed, line.cancelled, usage.updated, identity.rotated, identity.verified, action.completed, action.failed, sms.received',
     ]));
     expect(await customer.getByRole('button', { name: 'Subscribe the webhook inbox' }).count()).toBe(0);
     expect(await page.locator('#activity li').first().textContent()).toContain(`Subscribed the webhook inbox for customer ${demoSim.customer}: ${subscriptionId} `);
@@ -514,7 +514,7 @@ describe('the developer console over HTTP', () => {
     const created = (await first.json()) as { id: string; created_at: string };
     expect([first.status, created]).toEqual([201, {
       id: expect.stringMatching(/^wh_[0-9a-f]{24}$/), url: `${runtime.inbox.url}lifecycle`,
-      events: ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified', 'sms.received'],
+      events: ['line.activated', 'line.suspended', 'line.resumed', 'line.cancelled', 'usage.updated', 'identity.rotated', 'identity.verified', 'action.completed', 'action.failed', 'sms.received'],
       description: 'The local webhook inbox (subscribed from the developer console)', status: 'active', created_at: created.created_at,
     }]);
     const again = await subscribe('globex', { token });

@@ -8,6 +8,7 @@ import { resolveRoute } from '../../local/gateway';
 import { repositoryRoot } from '../../local/handler-loader';
 import { receiptSignature } from '../../local/sms-simulator';
 import { queueDefinitions } from '../../shared/topology/queues';
+import { schedules } from '../../shared/topology/schedules';
 import { streamConsumers } from '../../shared/topology/streams';
 import { topicConsumers } from '../../shared/topology/topics';
 import { localTopicArn } from '../../local/topics';
@@ -102,8 +103,13 @@ describe('event fixtures', () => {
     },
   );
 
+  it.each(schedules.map((schedule) => [schedule.name] as const))('events/%s.json is the Scheduled Event of its EventBridge rule', (name) => {
+    expect(fixture(name)).toMatchObject({ 'detail-type': 'Scheduled Event', source: 'aws.events', resources: [expect.stringMatching(new RegExp(`:rule/${name}$`))], detail: {} });
+  });
+
   it('has no fixture for a route or consumer that does not exist', () => {
     const names = new Set([
+      ...schedules.map((schedule) => schedule.name),
       ...allRoutes().map((route) => route.name),
       ...queueDefinitions.map((queue) => queue.consumer.name),
       ...streamConsumers.map((consumer) => consumer.name),

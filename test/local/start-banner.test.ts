@@ -18,7 +18,7 @@ import { eventually } from '../support/eventually';
  */
 const seed: unknown = JSON.parse(readFileSync(demoSeedFile, 'utf8'));
 const credentials = demoCredentials(seed);
-const allEvents = ['line.activated', 'line.suspended', 'usage.updated', 'identity.rotated', 'identity.verified'];
+const allEvents = ['line.activated', 'line.suspended', 'line.resumed', 'line.cancelled', 'usage.updated', 'identity.rotated', 'identity.verified', 'action.completed', 'action.failed'];
 
 const runtime = useTestRuntime({ seed });
 

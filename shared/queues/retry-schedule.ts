@@ -1,6 +1,8 @@
 /**
- * When a failed delivery is tried again (issue #15, point 4): exponential backoff with
- * jitter over about a day. The schedule is configuration (WEBHOOK_RETRY_SCHEDULE_SECONDS,
+ * When a failed queue job is tried again: exponential backoff with jitter, for the consumers
+ * that schedule their own retries (shared/topology/queues.ts `consumerSchedulesRetries`): webhook
+ * deliveries (issue #15, point 4: over about a day) and SIM actions to the operator (issue #33).
+ * The webhooks' schedule is described here as the first example. The schedule is configuration (WEBHOOK_RETRY_SCHEDULE_SECONDS,
  * default 1 min, 5 min, 30 min, 2 h, 6 h and 12 h after attempts 1 to 6: about 20.6 hours,
  * 7 attempts; shared/config/function-config.ts), so tests use seconds. The number of attempts
  * is the queue's maxReceiveCount (shared/topology/queues.ts): a schedule shorter than that

@@ -2,7 +2,7 @@ import { logger } from '../observability/logger';
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, sendUnlessConditionFails } from '../db/conditions';
-import type { CheckoutEndpoint, IdempotencyItem } from '../db/items';
+import type { IdempotencyItem } from '../db/items';
 import { key } from '../db/keys';
 import { ApiError } from '../errors/api-error';
 import { sleep } from '../time/sleep';
@@ -79,13 +79,33 @@ export const canonicalJson = (root: unknown): string => {
   return parts.join('');
 };
 
+/** Visible ASCII, 1 to 255 characters: what an Idempotency-Key header may hold. */
+export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The optional Idempotency-Key header: absent is fine; present, it must be 1 to 255 visible
+ * ASCII characters (400 invalid_request otherwise). Both areas read it with this.
+ */
+export const validateIdempotencyKey = (value: string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  if (!idempotencyKeyPattern.test(value)) {
+    throw new ApiError(400, 'invalid_request', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+  }
+  return value;
+};
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The request that asks for idempotency. */
 export interface IdempotentRequest {
-  endpoint: CheckoutEndpoint;
+  /**
+   * Where the key applies: a storefront endpoint (`esim`, `physical`, `iot`), or an Area A
+   * operation with its tenant (`sim-action#<customer>`: one customer group's keys never meet
+   * another's). Keys of different endpoints never meet.
+   */
+  endpoint: string;
   /** The Idempotency-Key header value. */
   idempotencyKey: string;
   /** The parsed request body. */
@@ -99,7 +119,8 @@ export interface IdempotentResult {
 }
 
 /**
- * Runs `execute` at most once per endpoint and Idempotency-Key within 24 hours. The first
+ * Runs `execute` at most once per endpoint and Idempotency-Key within 24 hours (Area B's
+ * checkouts, docs/area-b.md "Idempotency-Key", and Area A's SIM actions, docs/sim-actions.md). The first
  * request claims the key with a conditional put (holding the SHA-256 of its canonical body);
  * its successful response is stored and replayed to every retry with the same body; a retry
  * with a different body is 409 `idempotency_key_reused`. A concurrent duplicate polls for
