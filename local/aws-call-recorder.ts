@@ -143,6 +143,7 @@ const secretNames: ReadonlySet<string> = new Set<SecretName>([
   'SMS_RECEIPT_SECRET',
   'CALLBACK_SIGNING_SECRET',
   'WEBHOOK_SECRETS_KEY',
+  'OPERATOR_PROVISIONING_SECRET',
 ]);
 
 /**

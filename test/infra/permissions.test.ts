@@ -17,6 +17,7 @@ import type { LocalRuntime } from '../../local/runtime';
 import { queueDefinitions } from '../../shared/topology/queues';
 import { allRoutes, type RouteAccess } from '../../shared/topology/routes';
 import { streamConsumers } from '../../shared/topology/streams';
+import { schedules } from '../../shared/topology/schedules';
 import { topicConsumers } from '../../shared/topology/topics';
 import { startTestRuntime } from '../support/runtime';
 import { startSesSnsStandIn, type SesSnsStandIn } from '../support/ses-sns-stand-in';
@@ -87,7 +88,7 @@ const madeWith = (props: ServiceStackProps, call: AwsCall): boolean => {
 /** One function of a synthesised stack with what the reviewed file's entries name. */
 interface DeployedFunction {
   name: string;
-  kind: 'route' | 'queue consumer' | 'stream consumer' | 'topic consumer';
+  kind: 'route' | 'queue consumer' | 'stream consumer' | 'topic consumer' | 'scheduled function';
   access: RouteAccess;
   roleId: string;
   logGroupId: string;
@@ -100,7 +101,7 @@ interface DeployedFunction {
 const logicalId = (stack: ServiceStack, construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
-/** Every function of the stack: routes, queue, stream and topic consumers. */
+/** Every function of the stack: routes, queue, stream and topic consumers, scheduled functions. */
 const deployedFunctions = (stack: ServiceStack): DeployedFunction[] => {
   const entry = (name: string, kind: DeployedFunction['kind'], access: RouteAccess, fn: ServiceFunction, queues: Partial<DeployedFunction> = {}) => ({
     name,
@@ -126,6 +127,7 @@ const deployedFunctions = (stack: ServiceStack): DeployedFunction[] => {
         failureQueueId: logicalId(stack, deployed.failureQueue),
       }),
     ),
+    ...schedules.map((schedule) => entry(schedule.name, 'scheduled function', schedule.access, stack.scheduledFunctions.get(schedule.name)!)),
   ];
 };
 
@@ -145,6 +147,7 @@ const everyFunctionName = [
   ...queueDefinitions.map((queue) => queue.consumer.name),
   ...streamConsumers.map((consumer) => consumer.name),
   ...topicConsumers.map((topic) => topic.consumer.name),
+  ...schedules.map((schedule) => schedule.name),
 ];
 
 describe("every function's role allows what it calls and grants nothing that is neither called nor explained", () => {
@@ -191,7 +194,7 @@ describe("every function's role allows what it calls and grants nothing that is 
     expect(clients.filter((client) => Object.getPrototypeOf(client.prototype) !== base).map((client) => client.name)).toEqual([]);
   });
 
-  it('drives every function of the route, queue, stream and topic tables', () => {
+  it('drives every function of the route, queue, stream, topic and schedule tables', () => {
     const skipped = notExercised.map((entry) => entry.function);
     expect(everyFunctionName.filter((name) => !invoked.includes(name) && !skipped.includes(name))).toEqual([]);
     expect(skipped.filter((name) => invoked.includes(name))).toEqual([]);

@@ -17,8 +17,16 @@ import { eventually } from '../../support/eventually';
 import { exchange, parsedBody } from '../../support/request';
 import type { SesSnsStandIn } from '../../support/ses-sns-stand-in';
 
-/** The demo seed (local/demo-seed.json), whose plans, stock and credentials the requests use. */
-export const demoSeed: unknown = JSON.parse(readFileSync(new URL('../../../local/demo-seed.json', import.meta.url), 'utf8'));
+/**
+ * The demo seed (local/demo-seed.json), whose plans, stock and credentials the requests use;
+ * nick's key (acme-north) also with sims:manage, so that the SIM actions are asked under a
+ * rate limit of their own (ada's is spent by the other flows).
+ */
+export const demoSeed: unknown = (() => {
+  const seed = JSON.parse(readFileSync(new URL('../../../local/demo-seed.json', import.meta.url), 'utf8')) as { api_keys: { key: string; scopes?: string[] }[] };
+  for (const apiKey of seed.api_keys) if (apiKey.key.startsWith('devkey_demo02_')) apiKey.scopes = ['sims:read', 'sms:send', 'sims:manage'];
+  return seed;
+})();
 
 /** Two developers of the demo seed, so that no request meets a rate limit (10 per 10 s a developer). */
 const ada = {
@@ -138,7 +146,22 @@ export const driveEveryFunction = async (runtime: LocalRuntime, standIn: SesSnsS
       send(runtime, 'GET', '/no-such-path', 404),
     ]);
 
-  const [webhookPath] = await Promise.all([lifecycle(), sms(), checkouts(), reads()]);
+  // A SIM action (nick, whose key has sims:manage here; SIM 1012 of acme-north, in stock): asked, sent to the operator emulator (the
+  // operator-actions queue), confirmed through the feed; read back, listed; then the timeout's sweep.
+  const simActions = async (): Promise<void> => {
+    const actionsPath = '/developer/api/sims/1012/actions/';
+    const action = await send(runtime, 'POST', actionsPath, 202, { headers: { ...nick, 'Idempotency-Key': randomUUID() }, body: { action: 'activate', reason: 'permissions' } });
+    // The emulator received it: send-sim-action ran (polled on the local mount, clear of the rate limits).
+    await eventually(async () => {
+      const received = (await (await fetch(new URL('/_local/operator/requests', runtime.baseUrl))).json()) as { action_id: string }[];
+      expect(received.map((request) => request.action_id)).toContain(action.action_id);
+    }, 30_000, 200);
+    await send(runtime, 'GET', `${actionsPath}${String(action.action_id)}/`, 200, { headers: nick });
+    await send(runtime, 'GET', actionsPath, 200, { headers: nick });
+    await runtime.schedules.runNow();
+  };
+
+  const [webhookPath] = await Promise.all([lifecycle(), sms(), checkouts(), reads(), simActions()]);
   await eventually(() => {
     const paths = runtime.inbox.deliveries().map((delivery) => delivery.path);
     expect(paths).toEqual(expect.arrayContaining([`/receipts/${byReceipt}`, `/receipts/${byEvents}`, '/lifecycle']));
