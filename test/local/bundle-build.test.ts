@@ -81,7 +81,7 @@ describe('bundled handlers', () => {
     const bundles = await buildFunctionBundles({ dir });
     const functions = stackFunctions();
     expect(Object.keys(bundles.files).sort()).toEqual(functions.map((fn) => fn.handler).sort());
-    expect(functions).toHaveLength(25);
+    expect(functions).toHaveLength(30);
     const singles = await Promise.all(
       functions.map(({ name, handler }) => build({ ...esbuildBuildOptions(join(repositoryRoot, handler), join(dir, name, 'index.mjs')), write: false })),
     );
