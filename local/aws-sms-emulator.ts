@@ -27,6 +27,7 @@ import type { LocalMount } from './gateway';
 import { MalformedInboundSms, parseInboundSms } from '../shared/sms/inbound';
 import { outcomeOf, type SmsOutcome } from './sms-simulator';
 import { readBoundedBody } from './request-body';
+import { pendingTimers } from './pending-timers';
 
 /** The mount prefix of the emulator (the gateway picks the longest matching prefix). */
 export const awsSmsMount = '/_local/aws-sms';
@@ -143,15 +144,8 @@ export const createAwsSmsEmulator = (options: AwsSmsEmulatorOptions): AwsSmsEmul
   const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   const requests: RecordedAwsSmsRequest[] = [];
   const accepted: EmulatedSms[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const { later, cancelAll } = pendingTimers();
 
-  const later = (ms: number, work: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      work();
-    }, ms);
-    timers.add(timer);
-  };
 
   const eventOf = (sms: EmulatedSms, type: { eventType: string; messageStatus: string; description: string }, isFinal: boolean, requestedAt: number) => ({
     eventType: type.eventType,
@@ -319,8 +313,7 @@ export const createAwsSmsEmulator = (options: AwsSmsEmulatorOptions): AwsSmsEmul
     requests,
     messages: () => accepted.map((sms) => ({ ...sms, context: { ...sms.context }, events: { ...sms.events } })),
     stop: () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      cancelAll();
     },
   };
 };

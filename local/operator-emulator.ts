@@ -4,6 +4,7 @@ import { provisioningSignature } from '../shared/adapters/operator-provisioning/
 import { logger } from '../shared/observability/logger';
 import type { LocalMount } from './gateway';
 import { readBoundedBody } from './request-body';
+import { pendingTimers } from './pending-timers';
 
 /**
  * The operator emulator (issue #33; LOCAL-CONTRACT.md, "SIM actions and the operator emulator"):
@@ -101,14 +102,7 @@ export const createOperatorEmulator = (options: OperatorEmulatorOptions): Operat
   const fallback = options.outcome ?? 'completed';
   const received: OperatorRequestRecord[] = [];
   const confirmed = new Set<string>();
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, work: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      work();
-    }, ms);
-    timers.add(timer);
-  };
+  const { later, cancelAll } = pendingTimers();
 
   const handle: LocalMount = async (request, response, path) => {
     const route = path.replace(/\/+$/, '');
@@ -154,8 +148,7 @@ export const createOperatorEmulator = (options: OperatorEmulatorOptions): Operat
     handle,
     requests: () => [...received].reverse(),
     stop: () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      cancelAll();
     },
   };
 };

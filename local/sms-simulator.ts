@@ -3,6 +3,7 @@ import { formatLine, logger, logOutput } from '../shared/observability/logger';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from './gateway';
+import { pendingTimers } from './pending-timers';
 
 /** Delivery outcomes the simulator reports. */
 export type SmsOutcome = 'delivered' | 'expired' | 'failed';
@@ -104,7 +105,7 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
   const defaultOutcome = options.outcome ?? 'delivered';
   const log = options.log ?? ((line: string) => logOutput.write(line, 'INFO'));
   const received: SimulatedMessage[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const { later, cancelAll } = pendingTimers();
   const inFlight = new Set<AbortController>();
 
   const postReceipt = async (message: SimulatedMessage): Promise<void> => {
@@ -179,11 +180,7 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
     };
     received.push(message);
     if (!options.quiet) log(formatLine('INFO', 'sms accepted', { component: 'sms-simulator', message_id: message.reference, to: message.to }));
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void postReceipt(message);
-    }, delayMs);
-    timers.add(timer);
+    later(delayMs, () => void postReceipt(message));
     send(response, 202, { provider_message_id: message.provider_message_id, status: 'accepted' });
   };
 
@@ -209,8 +206,7 @@ export const startSmsSimulator = async (options: SmsSimulatorOptions): Promise<S
     url: `http://127.0.0.1:${port}`,
     messages: () => received.map((message) => ({ ...message, receipt: { ...message.receipt } })),
     stop: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      cancelAll();
       for (const controller of inFlight) controller.abort();
       await closeServer(server);
     },

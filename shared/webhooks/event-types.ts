@@ -25,17 +25,7 @@ export const eventTypes = [
  * message texts and is chosen explicitly (issue #21). A subscription keeps the events it was
  * made with: one made before issue #33 with the default set has the portal's five.
  */
-export const defaultEventTypes = [
-  'line.activated',
-  'line.suspended',
-  'line.resumed',
-  'line.cancelled',
-  'usage.updated',
-  'identity.rotated',
-  'identity.verified',
-  'action.completed',
-  'action.failed',
-] as const satisfies readonly (typeof eventTypes)[number][];
+export const defaultEventTypes: readonly (typeof eventTypes)[number][] = eventTypes.filter((type) => type !== 'sms.received');
 
 /** One lifecycle event type. */
 export type EventType = (typeof eventTypes)[number];
