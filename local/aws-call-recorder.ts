@@ -15,7 +15,11 @@
  * emulators) is outside every scope and is not recorded.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SecretName } from '../shared/topology/routes';
+import { queueDefinitions } from '../shared/topology/queues';
+import { allRoutes, type SecretName } from '../shared/topology/routes';
+import { schedules } from '../shared/topology/schedules';
+import { streamConsumers } from '../shared/topology/streams';
+import { topicConsumers } from '../shared/topology/topics';
 import { runningFunction, watchInvocations } from './invocation-scope';
 
 /** What a recorded action names, as the local runtime knows it (the permission test maps it onto the stack). */
@@ -134,17 +138,16 @@ const recordCall = (service: string, operation: string, input: CommandInput): vo
 const operationOf = (command: { constructor: { name: string }; clientCommand?: { constructor: { name: string } } }): string =>
   (command.clientCommand ?? command).constructor.name.replace(/Command$/, '');
 
-/** The names of the secrets (shared/topology/routes.ts SecretName), whose variables hold their values locally. */
-const secretNames: ReadonlySet<string> = new Set<SecretName>([
-  'STOREFRONT_SERVICE_TOKEN',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'SMS_PROVIDER_TOKEN',
-  'SMS_RECEIPT_SECRET',
-  'CALLBACK_SIGNING_SECRET',
-  'WEBHOOK_SECRETS_KEY',
-  'OPERATOR_PROVISIONING_SECRET',
-]);
+/**
+ * The names of the secrets, whose variables hold their values locally: every secret a function
+ * of the route, queue, stream, topic and schedule tables declares (as the stack grants them), so
+ * that a new secret is recorded without being named here too.
+ */
+const secretNames: ReadonlySet<string> = new Set<SecretName>(
+  [...allRoutes(), ...queueDefinitions, ...streamConsumers, ...topicConsumers, ...schedules].flatMap(
+    (owner) => owner.access.secrets ?? [],
+  ),
+);
 
 /**
  * Starts recording (one recording at a time, in a process of its own: a test file). Until
